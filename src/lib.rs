@@ -1,0 +1,1 @@
+//! ctxgen: typed, validating bindings for Rust, TypeScript and Python from JSON Schema.
