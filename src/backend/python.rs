@@ -1,0 +1,9 @@
+//! Python backend: IR → template context for `templates/python/`.
+
+use super::{Files, Options};
+use crate::error::Result;
+use crate::ir::Ir;
+
+pub fn render(_ir: &Ir, _opts: &Options) -> Result<Files> {
+    Ok(Files::new())
+}

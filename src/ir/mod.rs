@@ -1,0 +1,75 @@
+//! The language-neutral model: named types plus the validation program, built once per run.
+
+pub mod checks;
+pub mod compile;
+pub mod model;
+pub mod names;
+pub mod types;
+
+use serde_json::Value;
+
+pub use checks::{Check, Format, JsonType, Node, NodeId, Pattern, PatternId, Program};
+pub use model::{Field, Ir, Module, Struct, Ty, TypeDef, TypeId, TypeKind, Union, Variant};
+
+use crate::error::Result;
+use crate::schema::{pointer, Loc, SchemaSet};
+use compile::Compiler;
+use types::TypeBuilder;
+
+/// Keys a root may have without being a type itself (a definitions-only file).
+const META_KEYS: &[&str] = &["$schema", "$id", "id", "title", "description", "$defs", "definitions", "$comment", "examples"];
+
+/// Builds the IR for every document the user named.
+pub fn build(set: &mut SchemaSet) -> Result<Ir> {
+    let mut comp = Compiler::new(set);
+    let mut tb = TypeBuilder::new(&mut comp);
+    let named: Vec<usize> = (0..tb.comp.set().docs.len()).filter(|d| tb.comp.set().docs[*d].named).collect();
+    let mut pending = Vec::new();
+    for doc in named {
+        let (rel, root) = {
+            let d = &tb.comp.set().docs[doc];
+            (d.rel.clone(), d.root.clone())
+        };
+        let stem = rel.strip_suffix(".json").unwrap_or(&rel).replace('/', " ");
+        let title = root.get("title").and_then(Value::as_str).map(str::to_string);
+        let module = tb.modules.len();
+        tb.modules.push(Module {
+            rel: rel.clone(),
+            raw_name: stem.clone(),
+            title: title.clone(),
+            doc: root.get("description").and_then(Value::as_str).map(str::to_string),
+            types: Vec::new(),
+        });
+        let root_loc = Loc { doc, pointer: String::new() };
+        let definitions_only = root.as_object().is_some_and(|o| o.keys().all(|k| META_KEYS.contains(&k.as_str()) || k.starts_with("x-")));
+        if !definitions_only {
+            let name = title.filter(|t| usable_title(t)).unwrap_or_else(|| stem.clone());
+            pending.push((tb.declare(&root_loc, name, module), root_loc.clone()));
+        }
+        for key in ["$defs", "definitions"] {
+            if let Some(defs) = root.get(key).and_then(Value::as_object) {
+                for name in defs.keys() {
+                    let loc = Loc { doc, pointer: pointer::push(&pointer::push("", key), name) };
+                    pending.push((tb.declare(&loc, name.clone(), module), loc));
+                }
+            }
+        }
+    }
+    for (id, loc) in pending {
+        tb.define(id, &loc)?;
+    }
+    let TypeBuilder { types, modules, diagnostics: type_diags, .. } = tb;
+    comp.run()?;
+    let (program, mut diagnostics, _) = comp.finish();
+    diagnostics.extend(type_diags);
+    diagnostics.sort();
+    diagnostics.dedup();
+    Ok(Ir { modules, types, program, diagnostics })
+}
+
+/// A title short and plain enough to name a type.
+fn usable_title(t: &str) -> bool {
+    let words = t.split_whitespace().count();
+    words <= 4 && t.len() <= 48 && t.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && t.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '_' || c == '-')
+}

@@ -1,0 +1,157 @@
+//! The language-neutral type model every backend reads.
+
+use serde_json::Value;
+
+use super::checks::{NodeId, Program};
+use crate::error::{Diagnostic, Location};
+
+/// Index of a type in [`Ir::types`].
+pub type TypeId = usize;
+
+/// A type expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ty {
+    /// Any JSON value.
+    Any,
+    Bool,
+    Integer,
+    Number,
+    String,
+    Null,
+    /// A string that can only be this value.
+    Literal(String),
+    Nullable(Box<Ty>),
+    Array(Box<Ty>),
+    /// An object used as a map from names to values.
+    Map(Box<Ty>),
+    Named(TypeId),
+}
+
+impl Ty {
+    pub fn nullable(self) -> Ty {
+        match self {
+            Ty::Nullable(_) | Ty::Null | Ty::Any => self,
+            other => Ty::Nullable(Box::new(other)),
+        }
+    }
+
+    /// Visits this type and every type inside it.
+    pub fn visit(&self, f: &mut dyn FnMut(&Ty)) {
+        f(self);
+        match self {
+            Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => t.visit(f),
+            _ => {}
+        }
+    }
+}
+
+/// A named type, emitted once per language.
+#[derive(Debug, Clone)]
+pub struct TypeDef {
+    /// The name before any language's case and collision rules (`ThesisContext style_guide`).
+    pub raw_name: String,
+    pub module: usize,
+    pub doc: Option<String>,
+    pub origin: Location,
+    /// The validator of this type's schema.
+    pub node: NodeId,
+    pub kind: TypeKind,
+    /// Extension annotations (`x-…`) on the schema.
+    pub annotations: Vec<(String, Value)>,
+}
+
+#[derive(Debug, Clone)]
+pub enum TypeKind {
+    Struct(Struct),
+    /// A closed set of strings.
+    Enum(Vec<String>),
+    Union(Union),
+    /// Another name for a type expression.
+    Alias(Ty),
+}
+
+#[derive(Debug, Clone)]
+pub struct Struct {
+    pub fields: Vec<Field>,
+    /// `additionalProperties: false`.
+    pub deny_unknown: bool,
+    /// The type of additional properties kept in a map, if the schema gives one.
+    pub extra: Option<Ty>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// The property name on the wire.
+    pub wire: String,
+    pub doc: Option<String>,
+    pub ty: Ty,
+    pub required: bool,
+    /// A default that fits `ty`, applied when the property is absent.
+    pub default: Option<Value>,
+    /// Extension annotations (`x-…`) on the property's schema.
+    pub annotations: Vec<(String, Value)>,
+}
+
+/// A union of variants. When `tags` is not empty, every variant is a struct whose tag
+/// properties are literals, and the tuple of tag values tells the variants apart.
+#[derive(Debug, Clone)]
+pub struct Union {
+    pub tags: Vec<String>,
+    pub variants: Vec<Variant>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Variant {
+    /// The name before language rules (`Reply answer`).
+    pub raw_name: String,
+    pub ty: Ty,
+    /// The values of `tags`, in order, when the union is tagged.
+    pub tag_values: Vec<String>,
+}
+
+/// One schema file: one module in every language.
+#[derive(Debug, Clone)]
+pub struct Module {
+    /// The file path relative to the schema root (`paper-context.json`).
+    pub rel: String,
+    /// The module name before language rules (`paper-context`).
+    pub raw_name: String,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    pub types: Vec<TypeId>,
+}
+
+/// Everything the backends read.
+#[derive(Debug, Clone)]
+pub struct Ir {
+    pub modules: Vec<Module>,
+    pub types: Vec<TypeDef>,
+    pub program: Program,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Ir {
+    /// The types a type refers to directly.
+    pub fn references(&self, id: TypeId) -> Vec<TypeId> {
+        let mut out = Vec::new();
+        let mut add = |t: &Ty| {
+            t.visit(&mut |t| {
+                if let Ty::Named(n) = t {
+                    out.push(*n);
+                }
+            })
+        };
+        match &self.types[id].kind {
+            TypeKind::Struct(s) => {
+                s.fields.iter().for_each(|f| add(&f.ty));
+                if let Some(e) = &s.extra {
+                    add(e);
+                }
+            }
+            TypeKind::Union(u) => u.variants.iter().for_each(|v| add(&v.ty)),
+            TypeKind::Alias(t) => add(t),
+            TypeKind::Enum(_) => {}
+        }
+        out
+    }
+}

@@ -1,0 +1,348 @@
+//! Loading schema files, indexing their `$id`s and anchors, and resolving `$ref`s across files.
+
+pub mod dialect;
+pub mod pointer;
+mod walk;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use url::Url;
+
+pub use dialect::Dialect;
+
+use crate::error::{Error, Location, Result};
+
+/// Index of a loaded document in [`SchemaSet::docs`].
+pub type DocId = usize;
+
+/// One schema location: a document and a JSON Pointer into it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub doc: DocId,
+    pub pointer: String,
+}
+
+/// A schema file held in memory.
+#[derive(Debug)]
+pub struct Document {
+    /// The file as shown in messages (`schemas/x.json`).
+    pub display: String,
+    /// The path relative to the schema root, with `/` separators (`sub/x.json`).
+    pub rel: String,
+    /// Its retrieval URI, the base for relative `$ref`s and `$id`s.
+    pub url: Url,
+    pub root: Value,
+    pub dialect: Dialect,
+    /// Named by the user (types are emitted for it) rather than only reached by a `$ref`.
+    pub named: bool,
+}
+
+/// A schema given as text, for example one bundled into the binary.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub rel: String,
+    pub text: String,
+}
+
+/// Every document read in one run, with the indexes `$ref` resolution needs.
+#[derive(Debug)]
+pub struct SchemaSet {
+    pub docs: Vec<Document>,
+    root_dir: Option<PathBuf>,
+    display_root: String,
+    resources: HashMap<String, Loc>,
+    anchors: HashMap<String, Loc>,
+    url_map: BTreeMap<String, PathBuf>,
+    /// Every file read from disk, for `cargo:rerun-if-changed`.
+    pub files_read: Vec<PathBuf>,
+}
+
+impl SchemaSet {
+    fn empty(root_dir: Option<PathBuf>, display_root: String) -> Self {
+        SchemaSet {
+            docs: Vec::new(),
+            root_dir,
+            display_root,
+            resources: HashMap::new(),
+            anchors: HashMap::new(),
+            url_map: BTreeMap::new(),
+            files_read: Vec::new(),
+        }
+    }
+
+    /// Loads every `*.json` file below `dir`, in sorted order.
+    pub fn load_dir(dir: &Path, url_map: &BTreeMap<String, PathBuf>) -> Result<Self> {
+        let root = dir.canonicalize().map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+        if !root.is_dir() {
+            return Err(Error::Usage(format!("{} is not a directory", dir.display())));
+        }
+        let mut files = Vec::new();
+        collect_json_files(&root, &mut files)?;
+        files.sort();
+        if files.is_empty() {
+            return Err(Error::Usage(format!("no *.json schema files in {}", dir.display())));
+        }
+        let mut set = SchemaSet::empty(Some(root.clone()), display_dir(dir));
+        set.url_map = url_map.clone();
+        for file in files {
+            set.load_file(&file, true)?;
+        }
+        Ok(set)
+    }
+
+    /// Loads the named files; the schema root is the directory of the first one
+    /// (refs may reach other files below it).
+    pub fn load_files(files: &[PathBuf], url_map: &BTreeMap<String, PathBuf>) -> Result<Self> {
+        let first = files.first().ok_or_else(|| Error::Usage("no schema files given".into()))?;
+        let abs = first.canonicalize().map_err(|source| Error::Io { path: first.clone(), source })?;
+        let root = abs.parent().map(Path::to_path_buf).unwrap_or_default();
+        let shown = first.parent().map(display_dir).unwrap_or_default();
+        let mut set = SchemaSet::empty(Some(root), shown);
+        set.url_map = url_map.clone();
+        for file in files {
+            let abs = file.canonicalize().map_err(|source| Error::Io { path: file.clone(), source })?;
+            set.load_file(&abs, true)?;
+        }
+        Ok(set)
+    }
+
+    /// Loads schemas held in memory (the bundled protocol schemas).
+    pub fn load_sources(sources: &[Source]) -> Result<Self> {
+        let mut set = SchemaSet::empty(None, String::from("<bundled>/"));
+        let base = Url::parse("file:///ctxgen-bundled/").expect("static URL");
+        for src in sources {
+            let url = base.join(&src.rel).map_err(|e| Error::Usage(format!("{}: {e}", src.rel)))?;
+            set.add_document(src.rel.clone(), url, &src.text, true)?;
+        }
+        Ok(set)
+    }
+
+    fn load_file(&mut self, abs: &Path, named: bool) -> Result<DocId> {
+        let text = std::fs::read(abs).map_err(|source| Error::Io { path: abs.to_path_buf(), source })?;
+        let rel = match &self.root_dir {
+            Some(root) => abs.strip_prefix(root).unwrap_or(abs).to_string_lossy().replace('\\', "/"),
+            None => abs.to_string_lossy().into_owned(),
+        };
+        let display = format!("{}{rel}", self.display_root);
+        let text = String::from_utf8(text).map_err(|e| Error::Json {
+            file: display.clone(),
+            line: 1,
+            column: 1,
+            message: format!("not UTF-8 ({e})"),
+        })?;
+        let url = Url::from_file_path(abs).map_err(|()| Error::Usage(format!("bad path {}", abs.display())))?;
+        self.files_read.push(abs.to_path_buf());
+        self.add_document(rel, url, &text, named)
+    }
+
+    fn add_document(&mut self, rel: String, url: Url, text: &str, named: bool) -> Result<DocId> {
+        let display = format!("{}{rel}", self.display_root);
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let root: Value = serde_json::from_str(text).map_err(|e| Error::Json {
+            file: display.clone(),
+            line: e.line(),
+            column: e.column(),
+            message: strip_position(&e.to_string()),
+        })?;
+        if !root.is_object() && !root.is_boolean() {
+            return Err(Error::schema(Location::new(display, ""), "a schema must be an object or a boolean"));
+        }
+        let dialect = Dialect::of(&root);
+        let id = self.docs.len();
+        self.docs.push(Document { display, rel, url: url.clone(), root, dialect, named });
+        self.resources.entry(without_fragment(&url)).or_insert(Loc { doc: id, pointer: String::new() });
+        walk::index(self, id)?;
+        Ok(id)
+    }
+
+    /// The location of a document's root.
+    pub fn location(&self, loc: &Loc) -> Location {
+        Location::new(self.docs[loc.doc].display.clone(), loc.pointer.clone())
+    }
+
+    /// The JSON at a location.
+    pub fn value(&self, loc: &Loc) -> Option<&Value> {
+        pointer::get(&self.docs[loc.doc].root, &loc.pointer)
+    }
+
+    /// The base URI in force at a location: the document URL changed by every `$id` on the way down.
+    pub fn base_at(&self, loc: &Loc) -> Url {
+        let doc = &self.docs[loc.doc];
+        let mut base = doc.url.clone();
+        let mut cur = &doc.root;
+        let apply = |base: &mut Url, v: &Value| {
+            if let Some(id) = dialect::id_of(v, doc.dialect) {
+                if let Ok(u) = base.join(id) {
+                    *base = u;
+                }
+            }
+        };
+        apply(&mut base, cur);
+        for t in pointer::tokens(&loc.pointer).unwrap_or_default() {
+            let next = match cur {
+                Value::Object(m) => m.get(&t),
+                Value::Array(a) => t.parse::<usize>().ok().and_then(|i| a.get(i)),
+                _ => None,
+            };
+            match next {
+                Some(v) => cur = v,
+                None => break,
+            }
+            apply(&mut base, cur);
+        }
+        base
+    }
+
+    /// Resolves `reference` found at `from` to the location it names.
+    pub fn resolve(&mut self, from: &Loc, reference: &str) -> Result<Loc> {
+        let here = self.location(from);
+        let base = self.base_at(from);
+        let target = join(&base, reference)
+            .ok_or_else(|| Error::schema(here.clone(), format!("$ref `{reference}` is not a valid URI reference")))?;
+        let fragment = target.fragment().map(pointer::percent_decode).unwrap_or_default();
+        let doc_uri = without_fragment(&target);
+        let resource = match self.resources.get(&doc_uri) {
+            Some(r) => r.clone(),
+            None => self.load_for_ref(&here, reference, &target)?,
+        };
+        if fragment.is_empty() {
+            return Ok(resource);
+        }
+        if fragment.starts_with('/') {
+            let loc = Loc { doc: resource.doc, pointer: format!("{}{fragment}", resource.pointer) };
+            if self.value(&loc).is_none() {
+                return Err(Error::schema(
+                    here,
+                    format!("$ref `{reference}` points at {}#{}, which does not exist", self.docs[loc.doc].display, loc.pointer),
+                ));
+            }
+            return Ok(loc);
+        }
+        self.anchors
+            .get(&format!("{doc_uri}#{fragment}"))
+            .cloned()
+            .ok_or_else(|| Error::schema(here, format!("$ref `{reference}`: no anchor `{fragment}` in {doc_uri}")))
+    }
+
+    /// Finds the document a `$ref` names when it is not loaded yet: a file below the schema root,
+    /// a URL mapped to a file, or a file in the root named like the URL's last segment.
+    fn load_for_ref(&mut self, here: &Location, reference: &str, target: &Url) -> Result<Loc> {
+        let doc_uri = without_fragment(target);
+        let candidate = match target.scheme() {
+            "file" => {
+                let path = target.to_file_path().ok();
+                let root = self.root_dir.clone();
+                match (path, root) {
+                    (Some(path), Some(root)) => {
+                        let normal = normalize(&path);
+                        if !normal.starts_with(&root) {
+                            return Err(Error::schema(
+                                here.clone(),
+                                format!("$ref `{reference}` climbs out of the schema root {}", root.display()),
+                            ));
+                        }
+                        Some(normal)
+                    }
+                    _ => None,
+                }
+            }
+            "http" | "https" => self.url_map.get(&doc_uri).cloned().or_else(|| {
+                let name = target.path_segments()?.next_back()?.to_string();
+                let root = self.root_dir.as_ref()?;
+                let file = root.join(if name.ends_with(".json") { name } else { format!("{name}.json") });
+                file.is_file().then_some(file)
+            }),
+            _ => None,
+        };
+        let Some(file) = candidate.filter(|f| f.is_file()) else {
+            let why = if target.scheme().starts_with("http") {
+                "is remote and no loaded schema has that $id (map the URL to a local file with --map-url URL=FILE)"
+            } else {
+                "names a document that is not loaded and not found"
+            };
+            return Err(Error::schema(here.clone(), format!("$ref `{reference}` ({doc_uri}) {why}")));
+        };
+        let file = file.canonicalize().map_err(|source| Error::Io { path: file.clone(), source })?;
+        let existing = self.docs.iter().position(|d| d.url.to_file_path().ok().as_deref() == Some(file.as_path()));
+        let doc = match existing {
+            Some(d) => d,
+            None => self.load_file(&file, false)?,
+        };
+        let loc = Loc { doc, pointer: String::new() };
+        self.resources.insert(doc_uri, loc.clone());
+        Ok(loc)
+    }
+
+    pub(crate) fn add_resource(&mut self, uri: String, loc: Loc) {
+        self.resources.entry(uri).or_insert(loc);
+    }
+
+    pub(crate) fn add_anchor(&mut self, key: String, loc: Loc) {
+        self.anchors.entry(key).or_insert(loc);
+    }
+}
+
+/// Resolves a reference against a base; fragment-only references also work on URNs.
+pub(crate) fn join(base: &Url, reference: &str) -> Option<Url> {
+    if let Some(frag) = reference.strip_prefix('#') {
+        let mut u = base.clone();
+        u.set_fragment(Some(frag));
+        return Some(u);
+    }
+    base.join(reference).ok()
+}
+
+pub(crate) fn without_fragment(url: &Url) -> String {
+    let mut u = url.clone();
+    u.set_fragment(None);
+    u.to_string()
+}
+
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn display_dir(dir: &Path) -> String {
+    let s = dir.to_string_lossy().replace('\\', "/");
+    if s.is_empty() || s == "." {
+        String::new()
+    } else if s.ends_with('/') {
+        s
+    } else {
+        format!("{s}/")
+    }
+}
+
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+    for entry in entries {
+        let entry = entry.map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+        let path = entry.path();
+        let kind = entry.file_type().map_err(|source| Error::Io { path: path.clone(), source })?;
+        if kind.is_dir() {
+            collect_json_files(&path, out)?;
+        } else if kind.is_file() && path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
