@@ -135,7 +135,10 @@ fn load_schemas() -> BTreeMap<String, Value> {
     found.sort();
     let mut expected: Vec<String> = SCHEMA_FILES.iter().map(|s| s.to_string()).collect();
     expected.sort();
-    assert_eq!(found, expected, "schemas/ must hold exactly the protocol schema files");
+    assert_eq!(
+        found, expected,
+        "schemas/ must hold exactly the protocol schema files"
+    );
     found
         .into_iter()
         .map(|n| {
@@ -148,9 +151,13 @@ fn load_schemas() -> BTreeMap<String, Value> {
 fn registry(schemas: &BTreeMap<String, Value>) -> Registry<'static> {
     let mut builder = Registry::new();
     for name in SCHEMA_FILES {
-        builder = builder.add(format!("{BASE}{name}"), schemas[name].clone()).expect("valid URI");
+        builder = builder
+            .add(format!("{BASE}{name}"), schemas[name].clone())
+            .expect("valid URI");
     }
-    builder.prepare().expect("all schemas register and every reference resolves locally")
+    builder
+        .prepare()
+        .expect("all schemas register and every reference resolves locally")
 }
 
 // ------------------------------------------------------------------------ x-max-words
@@ -158,7 +165,9 @@ fn registry(schemas: &BTreeMap<String, Value>) -> Registry<'static> {
 /// Number of words: maximal runs of characters that are not ASCII whitespace
 /// (space, \t, \n, \v, \f, \r).
 fn count_words(s: &str) -> usize {
-    s.split([' ', '\t', '\n', '\u{0B}', '\u{0C}', '\r']).filter(|w| !w.is_empty()).count()
+    s.split([' ', '\t', '\n', '\u{0B}', '\u{0C}', '\r'])
+        .filter(|w| !w.is_empty())
+        .count()
 }
 
 struct MaxWords(usize);
@@ -166,9 +175,10 @@ struct MaxWords(usize);
 impl<'i> jsonschema::Keyword<'i> for MaxWords {
     fn validate(&self, instance: &'i Value) -> Result<(), ValidationError<'i>> {
         match instance.as_str() {
-            Some(s) if count_words(s) > self.0 => {
-                Err(ValidationError::custom(format!("more than {} words", self.0)))
-            }
+            Some(s) if count_words(s) > self.0 => Err(ValidationError::custom(format!(
+                "more than {} words",
+                self.0
+            ))),
             _ => Ok(()),
         }
     }
@@ -182,10 +192,15 @@ fn build(registry: &Registry<'static>, target: &str) -> Result<Validator, String
         .with_registry(registry)
         .offline()
         .should_validate_formats(true)
-        .with_keyword("x-max-words", |_parent: &Map<String, Value>, value: &Value, _loc| {
-            let n = value.as_u64().ok_or_else(|| ValidationError::custom("x-max-words must be a non-negative integer"))?;
-            Ok(Box::new(MaxWords(n as usize)))
-        })
+        .with_keyword(
+            "x-max-words",
+            |_parent: &Map<String, Value>, value: &Value, _loc| {
+                let n = value.as_u64().ok_or_else(|| {
+                    ValidationError::custom("x-max-words must be a non-negative integer")
+                })?;
+                Ok(Box::new(MaxWords(n as usize)))
+            },
+        )
         .build(&json!({"$schema": DRAFT, "$ref": target}))
         .map_err(|e| format!("cannot build a validator for {target}: {e}"))
 }
@@ -249,7 +264,12 @@ fn percent_decode(s: &str) -> String {
 
 /// Calls `f(file, pointer, node)` for every schema object reachable through schema keywords
 /// (not through `if`, whose failures are never errors).
-fn walk_schemas(file: &str, pointer: &str, node: &Value, f: &mut dyn FnMut(&str, &str, &Map<String, Value>)) {
+fn walk_schemas(
+    file: &str,
+    pointer: &str,
+    node: &Value,
+    f: &mut dyn FnMut(&str, &str, &Map<String, Value>),
+) {
     let Some(obj) = node.as_object() else { return };
     f(file, pointer, obj);
     for (k, v) in obj {
@@ -258,13 +278,22 @@ fn walk_schemas(file: &str, pointer: &str, node: &Value, f: &mut dyn FnMut(&str,
             "properties" | "$defs" | "patternProperties" | "dependentSchemas" => {
                 if let Some(m) = v.as_object() {
                     for (name, s) in m {
-                        walk_schemas(file, &format!("{kp}/{}", name.replace('~', "~0").replace('/', "~1")), s, f);
+                        walk_schemas(
+                            file,
+                            &format!("{kp}/{}", name.replace('~', "~0").replace('/', "~1")),
+                            s,
+                            f,
+                        );
                     }
                 }
             }
-            "items" | "additionalProperties" | "not" | "then" | "else" | "contains" | "propertyNames" => {
-                walk_schemas(file, &kp, v, f)
-            }
+            "items"
+            | "additionalProperties"
+            | "not"
+            | "then"
+            | "else"
+            | "contains"
+            | "propertyNames" => walk_schemas(file, &kp, v, f),
             "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
                 if let Some(a) = v.as_array() {
                     for (i, s) in a.iter().enumerate() {
@@ -309,7 +338,10 @@ fn absolute_ref(file: &str, r: &str) -> String {
     }
 }
 
-fn resolve_pointer<'a>(schemas: &'a BTreeMap<String, Value>, abs: &str) -> Option<(&'a str, &'a Value)> {
+fn resolve_pointer<'a>(
+    schemas: &'a BTreeMap<String, Value>,
+    abs: &str,
+) -> Option<(&'a str, &'a Value)> {
     let rest = abs.strip_prefix(BASE)?;
     let (file, ptr) = rest.split_once('#').unwrap_or((rest, ""));
     let (name, schema) = schemas.get_key_value(file)?;
@@ -317,7 +349,11 @@ fn resolve_pointer<'a>(schemas: &'a BTreeMap<String, Value>, abs: &str) -> Optio
 }
 
 /// Follows `$ref` chains of a schema node.
-fn deref<'a>(schemas: &'a BTreeMap<String, Value>, file: &'a str, node: &'a Value) -> (&'a str, &'a Value) {
+fn deref<'a>(
+    schemas: &'a BTreeMap<String, Value>,
+    file: &'a str,
+    node: &'a Value,
+) -> (&'a str, &'a Value) {
     let (mut file, mut node) = (file, node);
     while let Some(r) = node.get("$ref").and_then(Value::as_str) {
         let (f, n) = resolve_pointer(schemas, &absolute_ref(file, r)).expect("ref resolves");
@@ -337,7 +373,10 @@ struct VectorFile {
 fn load_vectors() -> Vec<VectorFile> {
     let dir = root().join("tests").join("vectors");
     let mut out = Vec::new();
-    let mut protocols: Vec<_> = fs::read_dir(&dir).expect("tests/vectors exists").map(|e| e.unwrap().path()).collect();
+    let mut protocols: Vec<_> = fs::read_dir(&dir)
+        .expect("tests/vectors exists")
+        .map(|e| e.unwrap().path())
+        .collect();
     protocols.sort();
     for p in protocols {
         if !p.is_dir() || p.file_name().unwrap() == "helpers" {
@@ -348,7 +387,10 @@ fn load_vectors() -> Vec<VectorFile> {
             SCHEMA_FILES.contains(&format!("{stem}.json").as_str()),
             "tests/vectors/{stem}/ does not name a schema file stem"
         );
-        let mut files: Vec<_> = fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<_> = fs::read_dir(&p)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         files.sort();
         for f in files {
             if f.extension().is_some_and(|e| e == "json") {
@@ -371,8 +413,14 @@ fn schema_files_are_well_formed() {
     for (name, s) in &schemas {
         let obj = s.as_object().unwrap();
         let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
-        if keys.first() != Some(&"$schema") || keys.get(1) != Some(&"$id") || keys.get(2) != Some(&"title") || keys.get(3) != Some(&"description") {
-            problems.push(format!("{name}: root keys must start with $schema, $id, title, description (got {keys:?})"));
+        if keys.first() != Some(&"$schema")
+            || keys.get(1) != Some(&"$id")
+            || keys.get(2) != Some(&"title")
+            || keys.get(3) != Some(&"description")
+        {
+            problems.push(format!(
+                "{name}: root keys must start with $schema, $id, title, description (got {keys:?})"
+            ));
         }
         if obj.contains_key("$defs") && keys.last() != Some(&"$defs") {
             problems.push(format!("{name}: $defs must be the last root key"));
@@ -384,11 +432,15 @@ fn schema_files_are_well_formed() {
             problems.push(format!("{name}: $id must be {BASE}{name}"));
         }
         if let Err(e) = jsonschema::meta::validate(s) {
-            problems.push(format!("{name}: fails the 2020-12 meta-schema: {e} at {}", e.instance_path().as_str()));
+            problems.push(format!(
+                "{name}: fails the 2020-12 meta-schema: {e} at {}",
+                e.instance_path().as_str()
+            ));
         }
         if let Some(defs) = obj.get("$defs").and_then(Value::as_object) {
             for k in defs.keys() {
-                let pascal = k.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && k.chars().all(|c| c.is_ascii_alphanumeric());
+                let pascal = k.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+                    && k.chars().all(|c| c.is_ascii_alphanumeric());
                 if !pascal {
                     problems.push(format!("{name}: $defs key {k} is not PascalCase"));
                 }
@@ -396,12 +448,20 @@ fn schema_files_are_well_formed() {
         }
         if obj.contains_key("type") {
             let t = s["title"].as_str().unwrap_or("");
-            if !(t.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && t.chars().all(|c| c.is_ascii_alphanumeric())) {
-                problems.push(format!("{name}: a file whose root is a type needs a PascalCase title (got {t:?})"));
+            if !(t.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+                && t.chars().all(|c| c.is_ascii_alphanumeric()))
+            {
+                problems.push(format!(
+                    "{name}: a file whose root is a type needs a PascalCase title (got {t:?})"
+                ));
             }
         }
     }
-    assert!(problems.is_empty(), "schema problems:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "schema problems:\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -447,7 +507,11 @@ fn every_ref_resolves_locally() {
             problems.push(e);
         }
     }
-    assert!(problems.is_empty(), "unresolved references:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "unresolved references:\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -455,12 +519,20 @@ fn every_type_and_field_has_a_description() {
     let schemas = load_schemas();
     let mut missing = Vec::new();
     for (file, schema) in &schemas {
-        if schema.get("description").and_then(Value::as_str).is_none_or(str::is_empty) {
+        if schema
+            .get("description")
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
+        {
             missing.push(format!("{file}#"));
         }
         walk_schemas(file, "", schema, &mut |file, ptr, obj| {
             let mut check = |p: String, v: &Value| {
-                if v.is_object() && v.get("description").and_then(Value::as_str).is_none_or(str::is_empty) {
+                if v.is_object()
+                    && v.get("description")
+                        .and_then(Value::as_str)
+                        .is_none_or(str::is_empty)
+                {
                     missing.push(format!("{file}#{p}"));
                 }
             };
@@ -496,7 +568,11 @@ fn every_type_and_field_has_a_description() {
             }
         });
     }
-    assert!(missing.is_empty(), "schemas without a description:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "schemas without a description:\n{}",
+        missing.join("\n")
+    );
 }
 
 #[test]
@@ -513,19 +589,37 @@ fn vectors_match_the_schemas() {
     for vf in &vectors {
         let name = rel(&vf.path);
         let doc = &vf.doc;
-        let schema = doc["schema"].as_str().unwrap_or_else(|| panic!("{name}: missing \"schema\""));
-        let pointer = doc["pointer"].as_str().unwrap_or_else(|| panic!("{name}: missing \"pointer\""));
-        let type_name = doc["type"].as_str().unwrap_or_else(|| panic!("{name}: missing \"type\""));
-        let protocol = vf.path.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
+        let schema = doc["schema"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name}: missing \"schema\""));
+        let pointer = doc["pointer"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name}: missing \"pointer\""));
+        let type_name = doc["type"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name}: missing \"type\""));
+        let protocol = vf
+            .path
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         // the type name is the $defs key or the root title
         let target = format!("{BASE}{schema}#{pointer}");
         let expected_name = if pointer.is_empty() {
-            schemas.get(schema).and_then(|s| s["title"].as_str()).map(str::to_string)
+            schemas
+                .get(schema)
+                .and_then(|s| s["title"].as_str())
+                .map(str::to_string)
         } else {
             pointer.strip_prefix("/$defs/").map(str::to_string)
         };
         if expected_name.as_deref() != Some(type_name) {
-            failures.push(format!("{name}: type {type_name:?} does not match {schema}#{pointer} ({expected_name:?})"));
+            failures.push(format!(
+                "{name}: type {type_name:?} does not match {schema}#{pointer} ({expected_name:?})"
+            ));
         }
         if resolve_pointer(&schemas, &target).is_none() {
             failures.push(format!("{name}: {schema}#{pointer} does not exist"));
@@ -543,7 +637,9 @@ fn vectors_match_the_schemas() {
             }
         }
         let validator = &validators[&target];
-        let cases = doc["cases"].as_array().unwrap_or_else(|| panic!("{name}: missing \"cases\""));
+        let cases = doc["cases"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name}: missing \"cases\""));
         let mut descriptions = BTreeSet::new();
         for case in cases {
             let desc = case["description"].as_str().unwrap_or("<no description>");
@@ -551,20 +647,29 @@ fn vectors_match_the_schemas() {
                 failures.push(format!("{name}: duplicate case description {desc:?}"));
             }
             let instance = &case["instance"];
-            let valid = case["valid"].as_bool().unwrap_or_else(|| panic!("{name}: case {desc:?} has no \"valid\""));
+            let valid = case["valid"]
+                .as_bool()
+                .unwrap_or_else(|| panic!("{name}: case {desc:?} has no \"valid\""));
             total += 1;
             let entry = per_protocol.entry(protocol.clone()).or_default();
             entry.0 += 1;
             let errors: Vec<ValidationError<'_>> = validator.iter_errors(instance).collect();
-            let mut got: Vec<(String, String)> =
-                errors.iter().map(|e| (e.instance_path().as_str().to_string(), keyword_of(e))).collect();
+            let mut got: Vec<(String, String)> = errors
+                .iter()
+                .map(|e| (e.instance_path().as_str().to_string(), keyword_of(e)))
+                .collect();
             got.sort();
             if valid {
-                if case.get("errors").is_some_and(|e| e.as_array().is_some_and(|a| !a.is_empty())) {
+                if case
+                    .get("errors")
+                    .is_some_and(|e| e.as_array().is_some_and(|a| !a.is_empty()))
+                {
                     failures.push(format!("{name}: case {desc:?} is valid but lists errors"));
                 }
                 if !got.is_empty() || !validator.is_valid(instance) {
-                    failures.push(format!("{name}: case {desc:?} should be valid but the validator reports {got:?}"));
+                    failures.push(format!(
+                        "{name}: case {desc:?} should be valid but the validator reports {got:?}"
+                    ));
                 }
                 continue;
             }
@@ -574,14 +679,21 @@ fn vectors_match_the_schemas() {
                 .as_array()
                 .unwrap_or_else(|| panic!("{name}: invalid case {desc:?} has no \"errors\""))
                 .iter()
-                .map(|e| (e["pointer"].as_str().unwrap().to_string(), e["keyword"].as_str().unwrap().to_string()))
+                .map(|e| {
+                    (
+                        e["pointer"].as_str().unwrap().to_string(),
+                        e["keyword"].as_str().unwrap().to_string(),
+                    )
+                })
                 .collect();
             expected.sort();
             if expected.is_empty() {
                 failures.push(format!("{name}: invalid case {desc:?} lists no errors"));
             }
             if validator.is_valid(instance) {
-                failures.push(format!("{name}: case {desc:?} should be invalid but the validator accepts it"));
+                failures.push(format!(
+                    "{name}: case {desc:?} should be invalid but the validator accepts it"
+                ));
             } else if got != expected {
                 let missing: Vec<_> = expected.iter().filter(|e| !got.contains(e)).collect();
                 let extra: Vec<_> = got.iter().filter(|e| !expected.contains(e)).collect();
@@ -595,40 +707,78 @@ fn vectors_match_the_schemas() {
         }
     }
 
-    assert!(failures.is_empty(), "{} vector failure(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} vector failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     eprintln!("vectors: {total} cases, {invalid} invalid; per protocol (total, invalid): {per_protocol:?}");
-    assert!(total >= 200, "need at least 200 vector cases, found {total}");
-    assert!(invalid * 4 >= total, "need at least 25% invalid cases, found {invalid} of {total}");
+    assert!(
+        total >= 200,
+        "need at least 200 vector cases, found {total}"
+    );
+    assert!(
+        invalid * 4 >= total,
+        "need at least 25% invalid cases, found {invalid} of {total}"
+    );
 
     // coverage: every constraint location is broken by at least one invalid vector
     let all = constraint_locations(&schemas);
     for u in UNREACHABLE {
-        assert!(all.contains(u), "allow-listed location {u} no longer exists; remove it from UNREACHABLE");
-        assert!(!covered.contains(u), "allow-listed location {u} is covered after all; remove it from UNREACHABLE");
+        assert!(
+            all.contains(u),
+            "allow-listed location {u} no longer exists; remove it from UNREACHABLE"
+        );
+        assert!(
+            !covered.contains(u),
+            "allow-listed location {u} is covered after all; remove it from UNREACHABLE"
+        );
     }
-    let uncovered: Vec<_> =
-        all.iter().filter(|l| !covered.contains(*l) && !UNREACHABLE.contains(&l.as_str())).collect();
+    let uncovered: Vec<_> = all
+        .iter()
+        .filter(|l| !covered.contains(*l) && !UNREACHABLE.contains(&l.as_str()))
+        .collect();
     assert!(
         uncovered.is_empty(),
         "{} constraint location(s) are not broken by any invalid vector:\n{}",
         uncovered.len(),
-        uncovered.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+        uncovered
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 
 // ------------------------------------------------------------------------ extension keywords
 
-fn nodes_with<'a>(schemas: &'a BTreeMap<String, Value>, keyword: &str) -> Vec<(String, String, &'a Value)> {
+fn nodes_with<'a>(
+    schemas: &'a BTreeMap<String, Value>,
+    keyword: &str,
+) -> Vec<(String, String, &'a Value)> {
     let mut out = Vec::new();
     for (file, schema) in schemas {
-        fn find<'a>(file: &str, ptr: String, v: &'a Value, kw: &str, out: &mut Vec<(String, String, &'a Value)>) {
+        fn find<'a>(
+            file: &str,
+            ptr: String,
+            v: &'a Value,
+            kw: &str,
+            out: &mut Vec<(String, String, &'a Value)>,
+        ) {
             match v {
                 Value::Object(m) => {
                     if m.contains_key(kw) {
                         out.push((file.to_string(), ptr.clone(), v));
                     }
                     for (k, x) in m {
-                        find(file, format!("{ptr}/{}", k.replace('~', "~0").replace('/', "~1")), x, kw, out);
+                        find(
+                            file,
+                            format!("{ptr}/{}", k.replace('~', "~0").replace('/', "~1")),
+                            x,
+                            kw,
+                            out,
+                        );
                     }
                 }
                 Value::Array(a) => {
@@ -661,14 +811,32 @@ fn x_max_words_is_on_strings_and_matches_the_seed_limits() {
     let schemas = load_schemas();
     let mut found = BTreeMap::new();
     for (file, ptr, node) in nodes_with(&schemas, "x-max-words") {
-        assert_eq!(node["type"], "string", "{file}#{ptr}: x-max-words must sit on a string schema");
-        assert!(node["x-max-words"].as_u64().is_some(), "{file}#{ptr}: x-max-words must be a non-negative integer");
-        found.insert(format!("{file}#{ptr}"), node["x-max-words"].as_u64().unwrap());
+        assert_eq!(
+            node["type"], "string",
+            "{file}#{ptr}: x-max-words must sit on a string schema"
+        );
+        assert!(
+            node["x-max-words"].as_u64().is_some(),
+            "{file}#{ptr}: x-max-words must be a non-negative integer"
+        );
+        found.insert(
+            format!("{file}#{ptr}"),
+            node["x-max-words"].as_u64().unwrap(),
+        );
     }
     let expected: BTreeMap<String, u64> = [
-        ("paper-context.json#/$defs/ChapterContext/properties/parent_summary", 500),
-        ("paper-context.json#/$defs/SectionContext/properties/chapter_summary", 300),
-        ("paper-context.json#/$defs/ChapterSummary/properties/summary", 200),
+        (
+            "paper-context.json#/$defs/ChapterContext/properties/parent_summary",
+            500,
+        ),
+        (
+            "paper-context.json#/$defs/SectionContext/properties/chapter_summary",
+            300,
+        ),
+        (
+            "paper-context.json#/$defs/ChapterSummary/properties/summary",
+            200,
+        ),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
@@ -689,30 +857,61 @@ fn x_path_hierarchy_agrees_with_pattern_and_max_length() {
         let max_len = h["maxLength"].as_u64().unwrap();
         assert_eq!(sep, "/");
         assert_eq!(node["type"], "string", "{file}#{ptr}");
-        assert_eq!(node["maxLength"].as_u64(), Some(max_len), "{file}#{ptr}: maxLength must equal x-path-hierarchy.maxLength");
-        assert!(node["pattern"].is_string(), "{file}#{ptr}: needs a standard pattern");
+        assert_eq!(
+            node["maxLength"].as_u64(),
+            Some(max_len),
+            "{file}#{ptr}: maxLength must equal x-path-hierarchy.maxLength"
+        );
+        assert!(
+            node["pattern"].is_string(),
+            "{file}#{ptr}: needs a standard pattern"
+        );
         let seg_re = h["segmentPattern"].as_str().unwrap();
         let v = build(&registry, &format!("{BASE}{file}#{ptr}")).unwrap();
-        let seg_validator = jsonschema::validator_for(&json!({"type": "string", "pattern": seg_re})).unwrap();
+        let seg_validator =
+            jsonschema::validator_for(&json!({"type": "string", "pattern": seg_re})).unwrap();
         // segments accepted by segmentPattern, in paths of every depth up to maxDepth + 1
         for s in ["a", "Z9", "reason-789", "x_y", "-", "_"] {
-            assert!(seg_validator.is_valid(&json!(s)), "segmentPattern must accept {s:?}");
+            assert!(
+                seg_validator.is_valid(&json!(s)),
+                "segmentPattern must accept {s:?}"
+            );
             for d in 1..=depth + 1 {
                 let p = vec![s; d].join(sep);
-                assert_eq!(v.is_valid(&json!(p)), d <= depth, "{file}#{ptr}: depth {d} path {p:?}");
+                assert_eq!(
+                    v.is_valid(&json!(p)),
+                    d <= depth,
+                    "{file}#{ptr}: depth {d} path {p:?}"
+                );
             }
         }
         // segments rejected by segmentPattern are rejected anywhere in a path
         for s in ["", "a.b", "a b", "é", "a:b", "a\\b"] {
-            assert!(!seg_validator.is_valid(&json!(s)), "segmentPattern must reject {s:?}");
-            for p in [s.to_string(), format!("{s}/ok"), format!("ok/{s}"), format!("ok/{s}/ok")] {
-                assert!(!v.is_valid(&json!(p)), "{file}#{ptr}: {p:?} must be rejected");
+            assert!(
+                !seg_validator.is_valid(&json!(s)),
+                "segmentPattern must reject {s:?}"
+            );
+            for p in [
+                s.to_string(),
+                format!("{s}/ok"),
+                format!("ok/{s}"),
+                format!("ok/{s}/ok"),
+            ] {
+                assert!(
+                    !v.is_valid(&json!(p)),
+                    "{file}#{ptr}: {p:?} must be rejected"
+                );
             }
         }
     }
 }
 
-fn property_of<'a>(schemas: &'a BTreeMap<String, Value>, file: &'a str, node: &'a Value, pointer: &str) -> Option<(&'a str, &'a Value)> {
+fn property_of<'a>(
+    schemas: &'a BTreeMap<String, Value>,
+    file: &'a str,
+    node: &'a Value,
+    pointer: &str,
+) -> Option<(&'a str, &'a Value)> {
     // follows a JSON Pointer over instance properties through the schema's `properties`
     let (mut file, mut node) = deref(schemas, file, node);
     for token in pointer.split('/').skip(1) {
@@ -731,18 +930,49 @@ fn helper_annotations_are_consistent() {
     // x-quality-score on QualityReport
     let qr = &schemas[paper]["$defs"]["QualityReport"];
     let q = &qr["x-quality-score"];
-    let severities: BTreeSet<&str> =
-        schemas[paper]["$defs"]["Severity"]["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-    let deduction_keys: BTreeSet<&str> = q["deductions"].as_object().unwrap().keys().map(String::as_str).collect();
-    let count_keys: BTreeSet<&str> = q["counts"].as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(deduction_keys, severities, "x-quality-score.deductions must name every severity");
-    assert_eq!(count_keys, severities, "x-quality-score.counts must name every severity");
-    assert_eq!(q["deductions"], json!({"critical": 0.3, "major": 0.15, "minor": 0.05, "suggestion": 0.0}));
-    for field in [&q["issues"], &q["score"], &q["passed"]].into_iter().chain(q["counts"].as_object().unwrap().values()) {
-        assert!(qr["properties"].get(field.as_str().unwrap()).is_some(), "x-quality-score names unknown property {field}");
+    let severities: BTreeSet<&str> = schemas[paper]["$defs"]["Severity"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let deduction_keys: BTreeSet<&str> = q["deductions"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let count_keys: BTreeSet<&str> = q["counts"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        deduction_keys, severities,
+        "x-quality-score.deductions must name every severity"
+    );
+    assert_eq!(
+        count_keys, severities,
+        "x-quality-score.counts must name every severity"
+    );
+    assert_eq!(
+        q["deductions"],
+        json!({"critical": 0.3, "major": 0.15, "minor": 0.05, "suggestion": 0.0})
+    );
+    for field in [&q["issues"], &q["score"], &q["passed"]]
+        .into_iter()
+        .chain(q["counts"].as_object().unwrap().values())
+    {
+        assert!(
+            qr["properties"].get(field.as_str().unwrap()).is_some(),
+            "x-quality-score names unknown property {field}"
+        );
     }
     let issue = deref(&schemas, paper, &qr["properties"]["issues"]["items"]).1;
-    assert!(issue["properties"].get(q["severity"].as_str().unwrap()).is_some());
+    assert!(issue["properties"]
+        .get(q["severity"].as_str().unwrap())
+        .is_some());
     for b in q["blocking"].as_array().unwrap() {
         assert!(severities.contains(b.as_str().unwrap()));
     }
@@ -757,7 +987,10 @@ fn helper_annotations_are_consistent() {
     assert_eq!(nodes.len(), 1);
     let bands = nodes[0].2["x-bands"].as_array().unwrap();
     let mins: Vec<f64> = bands.iter().map(|b| b["min"].as_f64().unwrap()).collect();
-    assert!(mins.windows(2).all(|w| w[0] > w[1]), "x-bands must be ordered by descending min");
+    assert!(
+        mins.windows(2).all(|w| w[0] > w[1]),
+        "x-bands must be ordered by descending min"
+    );
     assert_eq!(*mins.last().unwrap(), 0.0);
     let labels: Vec<&str> = bands.iter().map(|b| b["label"].as_str().unwrap()).collect();
     assert_eq!(labels, ["Very High", "High", "Medium", "Low", "Very Low"]);
@@ -766,8 +999,16 @@ fn helper_annotations_are_consistent() {
     let nodes = nodes_with(&schemas, "x-freshness");
     assert_eq!(nodes.len(), 1);
     let fr = &nodes[0].2["x-freshness"];
-    assert_eq!(nodes[0].2["$ref"], "common.json#/$defs/DateTime", "x-freshness sits on a date-time");
-    let mut labels: Vec<&str> = fr["bands"].as_array().unwrap().iter().map(|b| b["label"].as_str().unwrap()).collect();
+    assert_eq!(
+        nodes[0].2["$ref"], "common.json#/$defs/DateTime",
+        "x-freshness sits on a date-time"
+    );
+    let mut labels: Vec<&str> = fr["bands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["label"].as_str().unwrap())
+        .collect();
     labels.push(fr["otherwise"].as_str().unwrap());
     let freshness: Vec<&str> = schemas["agent-context-report.json"]["$defs"]["Freshness"]["enum"]
         .as_array()
@@ -780,22 +1021,39 @@ fn helper_annotations_are_consistent() {
     // x-handoff / x-task-match / x-percent-full: pointers resolve to properties
     let sc = &schemas["session-context.json"];
     for (_, p) in sc["x-handoff"].as_object().unwrap() {
-        assert!(property_of(&schemas, "session-context.json", sc, p.as_str().unwrap()).is_some(), "x-handoff pointer {p} does not resolve");
+        assert!(
+            property_of(&schemas, "session-context.json", sc, p.as_str().unwrap()).is_some(),
+            "x-handoff pointer {p} does not resolve"
+        );
     }
     let acr = "agent-context-report.json";
     let report = &schemas[acr]["$defs"]["ContextReport"];
     let tm = &report["x-task-match"];
     for key in ["canStart", "projects", "window"] {
         let p = tm[key].as_str().unwrap();
-        assert!(property_of(&schemas, acr, report, p).is_some(), "x-task-match.{key} pointer {p} does not resolve");
+        assert!(
+            property_of(&schemas, acr, report, p).is_some(),
+            "x-task-match.{key} pointer {p} does not resolve"
+        );
     }
-    let projects = property_of(&schemas, acr, report, tm["projects"].as_str().unwrap()).unwrap().1;
+    let projects = property_of(&schemas, acr, report, tm["projects"].as_str().unwrap())
+        .unwrap()
+        .1;
     let project = deref(&schemas, acr, &projects["items"]).1;
-    assert!(project["properties"].get(tm["projectKey"].as_str().unwrap()).is_some());
-    let window = property_of(&schemas, acr, report, tm["window"].as_str().unwrap()).unwrap().1;
+    assert!(project["properties"]
+        .get(tm["projectKey"].as_str().unwrap())
+        .is_some());
+    let window = property_of(&schemas, acr, report, tm["window"].as_str().unwrap())
+        .unwrap()
+        .1;
     let pf = &window["x-percent-full"];
     for key in ["used", "available"] {
-        assert!(window["properties"].get(pf[key].as_str().unwrap()).is_some(), "x-percent-full.{key}");
+        assert!(
+            window["properties"]
+                .get(pf[key].as_str().unwrap())
+                .is_some(),
+            "x-percent-full.{key}"
+        );
     }
     assert_eq!(tm["fullPoints"], -30);
 
@@ -804,14 +1062,18 @@ fn helper_annotations_are_consistent() {
     assert_eq!(nodes.len(), 2);
     for (file, ptr, node) in nodes {
         let v = build(&registry, &format!("{BASE}{file}#{ptr}")).unwrap();
-        assert!(v.is_valid(&node["x-fallback"]), "{file}#{ptr}: x-fallback is not a valid instance");
+        assert!(
+            v.is_valid(&node["x-fallback"]),
+            "{file}#{ptr}: x-fallback is not a valid instance"
+        );
     }
 }
 
 #[test]
 fn extension_keywords_are_documented() {
     let schemas = load_schemas();
-    let readme = fs::read_to_string(root().join("schemas").join("README.md")).expect("schemas/README.md");
+    let readme =
+        fs::read_to_string(root().join("schemas").join("README.md")).expect("schemas/README.md");
     let mut used = BTreeSet::new();
     fn keys(v: &Value, out: &mut BTreeSet<String>) {
         match v {
@@ -831,6 +1093,9 @@ fn extension_keywords_are_documented() {
         keys(s, &mut used);
     }
     for k in &used {
-        assert!(readme.contains(&format!("`{k}")), "extension keyword {k} is not documented in schemas/README.md");
+        assert!(
+            readme.contains(&format!("`{k}")),
+            "extension keyword {k} is not documented in schemas/README.md"
+        );
     }
 }
