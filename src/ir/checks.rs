@@ -132,6 +132,9 @@ pub enum Check {
     PrefixItems(Vec<NodeId>),
     /// `items` (or `additionalItems`): every item from index `from` on.
     Items { from: usize, node: NodeId },
+    /// `items: false` (or `additionalItems: false`) after `from` items: one violation per extra
+    /// item, at the item, with this keyword.
+    NoItems { from: usize, keyword: &'static str },
     Contains { node: NodeId, min: u64, max: Option<u64> },
     Properties(Vec<(String, NodeId)>),
     PatternProperties(Vec<(PatternId, NodeId)>),

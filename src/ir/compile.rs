@@ -305,12 +305,18 @@ impl Builder<'_> {
                 let nodes = (0..items.len()).map(|i| self.child(&["items", &i.to_string()])).collect::<Vec<_>>();
                 let from = nodes.len();
                 self.checks.push(Check::PrefixItems(nodes));
-                if self.obj.get("additionalItems").is_some_and(|v| v.is_object() || v.is_boolean()) {
-                    let node = self.child(&["additionalItems"]);
-                    self.checks.push(Check::Items { from, node });
+                match self.obj.get("additionalItems") {
+                    Some(Value::Bool(false)) => self.checks.push(Check::NoItems { from, keyword: "additionalItems" }),
+                    Some(v) if v.is_object() => {
+                        let node = self.child(&["additionalItems"]);
+                        self.checks.push(Check::Items { from, node });
+                    }
+                    _ => {}
                 }
             }
-            Some(v) if v.is_object() || v.is_boolean() => {
+            Some(Value::Bool(false)) => self.checks.push(Check::NoItems { from: prefix, keyword: "items" }),
+            Some(Value::Bool(true)) => {}
+            Some(v) if v.is_object() => {
                 let node = self.child(&["items"]);
                 self.checks.push(Check::Items { from: prefix, node });
             }
