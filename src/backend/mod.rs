@@ -45,5 +45,9 @@ pub fn dir_name(lang: Lang) -> &'static str {
 
 /// Renders an askama template, naming it in the error.
 pub(crate) fn run<T: askama::Template>(name: &'static str, t: &T) -> Result<String> {
-    t.render().map_err(|e| Error::Template { template: name, message: e.to_string() })
+    let mut text = t.render().map_err(|e| Error::Template { template: name, message: e.to_string() })?;
+    let end = text.trim_end_matches('\n').len();
+    text.truncate(end);
+    text.push('\n');
+    Ok(text)
 }
