@@ -56,7 +56,7 @@ impl Default for Config {
             out_dir: PathBuf::from("generated"),
             langs: vec![Lang::Rust, Lang::TypeScript, Lang::Python],
             url_map: BTreeMap::new(),
-            options: Options { package: "context-protocols".into(), version: "0.1.0".into() },
+            options: Options::default(),
             deny_warnings: false,
         }
     }
@@ -105,6 +105,12 @@ impl Config {
     /// The package name in kebab-case; each language adapts it.
     pub fn package_name(&mut self, name: impl Into<String>) -> &mut Self {
         self.options.package = name.into();
+        self
+    }
+
+    /// Rust only: writes one self-contained `bindings.rs` to `include!` instead of a crate.
+    pub fn single_file(&mut self, single: bool) -> &mut Self {
+        self.options.single_file = single;
         self
     }
 
@@ -166,14 +172,15 @@ impl Config {
     }
 }
 
-/// For `build.rs`: generates Rust bindings for `schemas_dir` into `$OUT_DIR/ctxgen/rust` and
-/// tells cargo to rerun when a schema changes. Returns the directory of the generated crate
-/// sources (`include!` its `src/lib.rs` modules, or use them as a path module).
+/// For `build.rs`: generates Rust bindings for `schemas_dir` into
+/// `$OUT_DIR/ctxgen/rust/bindings.rs` and tells cargo to rerun when a schema changes. Include them
+/// with `#[allow(dead_code, unused_imports)] mod protocols { include!(concat!(env!("OUT_DIR"), "/ctxgen/rust/bindings.rs")); }`;
+/// the crate needs `serde`, `serde_json` and `regress` as dependencies. Returns the file's path.
 pub fn generate(schemas_dir: impl AsRef<Path>) -> Result<PathBuf> {
     let out = std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or_else(|| Error::Usage("OUT_DIR is not set: call this from build.rs".into()))?;
     let out = out.join("ctxgen");
     let mut config = Config::new();
-    config.schemas_dir(schemas_dir.as_ref()).out_dir(&out).languages(&[Lang::Rust]);
+    config.schemas_dir(schemas_dir.as_ref()).out_dir(&out).languages(&[Lang::Rust]).single_file(true);
     let (rendered, _) = config.generate()?;
     println!("cargo:rerun-if-changed={}", schemas_dir.as_ref().display());
     for f in &rendered.files_read {
@@ -182,5 +189,5 @@ pub fn generate(schemas_dir: impl AsRef<Path>) -> Result<PathBuf> {
     for d in &rendered.diagnostics {
         println!("cargo:warning={d}");
     }
-    Ok(out.join("rust"))
+    Ok(out.join("rust").join("bindings.rs"))
 }

@@ -17,6 +17,14 @@ pub struct Options {
     pub package: String,
     /// The version written into package manifests.
     pub version: String,
+    /// Rust only: one self-contained `bindings.rs` to `include!` (for build scripts).
+    pub single_file: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { package: "context-protocols".into(), version: "0.1.0".into(), single_file: false }
+    }
 }
 
 /// The files of one package, by path relative to the package root.

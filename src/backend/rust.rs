@@ -18,6 +18,8 @@ pub(crate) struct TypeCtx {
     doc: Vec<String>,
     node: usize,
     is_alias: bool,
+    /// Derive `schemars::JsonSchema` behind the crate's `schemars` feature.
+    schemars: bool,
     body: Body,
 }
 
@@ -156,6 +158,7 @@ pub(crate) fn doc_lines(doc: &Option<String>) -> Vec<String> {
 struct Ctx<'a> {
     ir: &'a Ir,
     names: Vec<String>,
+    schemars: bool,
 }
 
 impl Ctx<'_> {
@@ -171,7 +174,7 @@ impl Ctx<'_> {
             Ty::Array(t) => format!("Vec<{}>", self.ty(t, usize::MAX)),
             Ty::Map(t) => format!("BTreeMap<String, {}>", self.ty(t, usize::MAX)),
             Ty::Named(id) => {
-                let name = format!("crate::{}", self.names[*id]);
+                let name = self.names[*id].clone();
                 if owner != usize::MAX && self.reaches(*id, owner) {
                     format!("Box<{name}>")
                 } else {
@@ -272,7 +275,7 @@ impl Ctx<'_> {
                 let TypeKind::Enum(values) = &self.ir.types[*id].kind else { unreachable!() };
                 let variants = names::variant_names(values);
                 let i = values.iter().position(|v| v == s).unwrap_or(0);
-                DefaultExpr::Expr(format!("crate::{}::{}", self.names[*id], variants[i]))
+                DefaultExpr::Expr(format!("{}::{}", self.names[*id], variants[i]))
             }
             (_, d) => DefaultExpr::Expr(format!("rt::default_from_json({})", raw_literal(&d.to_string()))),
         }
@@ -312,7 +315,15 @@ impl Ctx<'_> {
                 Body::Alias(self.ty(ty, id))
             }
         };
-        TypeCtx { name: self.names[id].clone(), snake: self.names[id].to_snake_case(), doc: doc_lines(&t.doc), node: t.node, is_alias, body }
+        TypeCtx {
+            name: self.names[id].clone(),
+            snake: self.names[id].to_snake_case(),
+            doc: doc_lines(&t.doc),
+            node: t.node,
+            is_alias,
+            schemars: self.schemars,
+            body,
+        }
     }
 
     fn union(&self, id: TypeId, u: &crate::ir::Union) -> UnionCtx {
@@ -390,7 +401,7 @@ enum DefaultExpr {
 
 /// Renders the Rust crate.
 pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
-    let ctx = Ctx { ir, names: names::type_names(Lang::Rust, ir) };
+    let ctx = Ctx { ir, names: names::type_names(Lang::Rust, ir), schemars: !opts.single_file };
     let mut files = Files::new();
     let mut module_names = Vec::new();
     let mut taken = std::collections::HashSet::new();
@@ -442,6 +453,9 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     files.insert("src/formats.rs".into(), run("rust/formats.rs.j2", &FormatsTemplate { header: GENERATED })?);
     files.insert("src/validators.rs".into(), validators::render(ir)?);
     files.insert("rustfmt.toml".into(), run("rust/rustfmt.toml.j2", &RustfmtTemplate)?);
+    if opts.single_file {
+        return Ok(single_file(files));
+    }
     let crate_name = opts.package.clone();
     files.insert(
         "Cargo.toml".into(),
@@ -461,4 +475,25 @@ pub(crate) fn json_type(t: JsonType) -> &'static str {
         JsonType::String => "Type::String",
         JsonType::Integer => "Type::Integer",
     }
+}
+
+/// Folds the crate's files into one `bindings.rs`: the root module's items, then every module
+/// inline. Paths in the generated code are relative (`super::`), so it works wherever included.
+fn single_file(files: Files) -> Files {
+    let lib = &files["src/lib.rs"];
+    let mut out = String::new();
+    for line in lib.lines().filter(|l| !l.starts_with("//!")) {
+        let module = line.strip_prefix("pub mod ").or_else(|| line.strip_prefix("mod ")).and_then(|m| m.strip_suffix(';'));
+        match module.and_then(|m| files.get(&format!("src/{m}.rs")).map(|body| (m, body))) {
+            Some((m, body)) => {
+                let vis = if line.starts_with("pub ") { "pub " } else { "" };
+                out.push_str(&format!("{vis}mod {m} {{\n{body}}}\n"));
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    Files::from([("bindings.rs".to_string(), out)])
 }

@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::runtime::{self as rt, Error, ValidationErrors};
+use super::runtime::{self as rt, Error, ValidationErrors};
+#[allow(unused_imports)]
+use super::*;
 
 /// The message an agent sends on connect: a single `contextReport`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -16,28 +18,28 @@ use crate::runtime::{self as rt, Error, ValidationErrors};
 pub struct AgentContextReport {
     /// The report.
     #[serde(rename = "contextReport")]
-    pub context_report: crate::ContextReport,
+    pub context_report: ContextReport,
 }
 
 impl AgentContextReport {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n0, text)
+        rt::from_json(super::validators::n0, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n0, value)
+        rt::from_value(super::validators::n0, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n0, self)
+        rt::validate(super::validators::n0, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n0, value)
+        rt::check(super::validators::n0, value)
     }
 }
 
@@ -50,48 +52,48 @@ pub struct ContextReport {
     pub agent_id: String,
     /// When the report was made.
     #[serde(rename = "reportTimestamp")]
-    pub report_timestamp: crate::DateTime,
+    pub report_timestamp: DateTime,
     /// Size of the model's context window in tokens.
     #[serde(rename = "modelContextSize", default, skip_serializing_if = "Option::is_none")]
-    pub model_context_size: Option<crate::NonNegativeInteger>,
+    pub model_context_size: Option<NonNegativeInteger>,
     /// Token usage of the context window.
     #[serde(rename = "contextWindow")]
-    pub context_window: crate::ContextWindow,
+    pub context_window: ContextWindow,
     /// Projects loaded into context.
     #[serde(rename = "loadedProjects")]
-    pub loaded_projects: Vec<crate::LoadedProject>,
+    pub loaded_projects: Vec<LoadedProject>,
     /// Tasks loaded into context.
     #[serde(rename = "loadedTasks")]
-    pub loaded_tasks: Vec<crate::LoadedTask>,
+    pub loaded_tasks: Vec<LoadedTask>,
     /// Documents loaded into context.
     #[serde(rename = "loadedDocuments", default, skip_serializing_if = "Option::is_none")]
-    pub loaded_documents: Option<Vec<crate::LoadedDocument>>,
+    pub loaded_documents: Option<Vec<LoadedDocument>>,
     /// Which tasks the agent can start now.
-    pub capabilities: crate::Capabilities,
+    pub capabilities: Capabilities,
     /// Conversation memory state.
     #[serde(rename = "memoryState", default, skip_serializing_if = "Option::is_none")]
-    pub memory_state: Option<crate::MemoryState>,
+    pub memory_state: Option<MemoryState>,
 }
 
 impl ContextReport {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n1, text)
+        rt::from_json(super::validators::n1, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n1, value)
+        rt::from_value(super::validators::n1, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n1, self)
+        rt::validate(super::validators::n1, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n1, value)
+        rt::check(super::validators::n1, value)
     }
 }
 
@@ -101,34 +103,34 @@ impl ContextReport {
 pub struct ContextWindow {
     /// Tokens in use.
     #[serde(rename = "totalTokens")]
-    pub total_tokens: crate::NonNegativeInteger,
+    pub total_tokens: NonNegativeInteger,
     /// Percentage of the window in use, 0-100 (derived; optional).
     #[serde(rename = "percentFull", default, skip_serializing_if = "Option::is_none")]
     pub percent_full: Option<f64>,
     /// Tokens still free.
     #[serde(rename = "availableTokens")]
-    pub available_tokens: crate::NonNegativeInteger,
+    pub available_tokens: NonNegativeInteger,
 }
 
 impl ContextWindow {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n2, text)
+        rt::from_json(super::validators::n2, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n2, value)
+        rt::from_value(super::validators::n2, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n2, self)
+        rt::validate(super::validators::n2, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n2, value)
+        rt::check(super::validators::n2, value)
     }
 }
 
@@ -161,22 +163,22 @@ impl Freshness {
 impl Freshness {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n3, text)
+        rt::from_json(super::validators::n3, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n3, value)
+        rt::from_value(super::validators::n3, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n3, self)
+        rt::validate(super::validators::n3, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n3, value)
+        rt::check(super::validators::n3, value)
     }
 }
 
@@ -186,28 +188,28 @@ impl Freshness {
 pub struct FileCategoryCounts {
     /// Properties not named in the schema.
     #[serde(flatten)]
-    pub extra: BTreeMap<String, crate::NonNegativeInteger>,
+    pub extra: BTreeMap<String, NonNegativeInteger>,
 }
 
 impl FileCategoryCounts {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n4, text)
+        rt::from_json(super::validators::n4, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n4, value)
+        rt::from_value(super::validators::n4, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n4, self)
+        rt::validate(super::validators::n4, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n4, value)
+        rt::check(super::validators::n4, value)
     }
 }
 
@@ -223,40 +225,40 @@ pub struct LoadedProject {
     pub project_name: Option<String>,
     /// When the project was loaded; its age gives the freshness.
     #[serde(rename = "loadedAt", default, skip_serializing_if = "Option::is_none")]
-    pub loaded_at: Option<crate::DateTime>,
+    pub loaded_at: Option<DateTime>,
     /// Number of files loaded.
     #[serde(rename = "filesLoaded")]
-    pub files_loaded: crate::NonNegativeInteger,
+    pub files_loaded: NonNegativeInteger,
     /// Files loaded per category.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub categories: Option<crate::FileCategoryCounts>,
+    pub categories: Option<FileCategoryCounts>,
     /// Tokens used by the project.
     #[serde(rename = "sizeInTokens")]
-    pub size_in_tokens: crate::NonNegativeInteger,
+    pub size_in_tokens: NonNegativeInteger,
     /// Freshness as reported by the agent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub freshness: Option<crate::Freshness>,
+    pub freshness: Option<Freshness>,
 }
 
 impl LoadedProject {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n5, text)
+        rt::from_json(super::validators::n5, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n5, value)
+        rt::from_value(super::validators::n5, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n5, self)
+        rt::validate(super::validators::n5, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n5, value)
+        rt::check(super::validators::n5, value)
     }
 }
 
@@ -275,31 +277,31 @@ pub struct LoadedTask {
     pub context_loaded: Option<bool>,
     /// Number of relevant files loaded.
     #[serde(rename = "relevantFiles")]
-    pub relevant_files: crate::NonNegativeInteger,
+    pub relevant_files: NonNegativeInteger,
     /// Tokens used by the task's context.
     #[serde(rename = "tokensUsed", default, skip_serializing_if = "Option::is_none")]
-    pub tokens_used: Option<crate::NonNegativeInteger>,
+    pub tokens_used: Option<NonNegativeInteger>,
 }
 
 impl LoadedTask {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n6, text)
+        rt::from_json(super::validators::n6, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n6, value)
+        rt::from_value(super::validators::n6, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n6, self)
+        rt::validate(super::validators::n6, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n6, value)
+        rt::check(super::validators::n6, value)
     }
 }
 
@@ -314,31 +316,31 @@ pub struct LoadedDocument {
     pub path: String,
     /// Tokens used by the document.
     #[serde(rename = "sizeInTokens", default, skip_serializing_if = "Option::is_none")]
-    pub size_in_tokens: Option<crate::NonNegativeInteger>,
+    pub size_in_tokens: Option<NonNegativeInteger>,
     /// When the document was loaded.
     #[serde(rename = "loadedAt", default, skip_serializing_if = "Option::is_none")]
-    pub loaded_at: Option<crate::DateTime>,
+    pub loaded_at: Option<DateTime>,
 }
 
 impl LoadedDocument {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n7, text)
+        rt::from_json(super::validators::n7, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n7, value)
+        rt::from_value(super::validators::n7, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n7, self)
+        rt::validate(super::validators::n7, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n7, value)
+        rt::check(super::validators::n7, value)
     }
 }
 
@@ -360,22 +362,22 @@ pub struct Capabilities {
 impl Capabilities {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n8, text)
+        rt::from_json(super::validators::n8, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n8, value)
+        rt::from_value(super::validators::n8, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n8, self)
+        rt::validate(super::validators::n8, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n8, value)
+        rt::check(super::validators::n8, value)
     }
 }
 
@@ -385,40 +387,40 @@ impl Capabilities {
 pub struct MemoryState {
     /// Messages in the thread.
     #[serde(rename = "conversationLength", default, skip_serializing_if = "Option::is_none")]
-    pub conversation_length: Option<crate::NonNegativeInteger>,
+    pub conversation_length: Option<NonNegativeInteger>,
     /// Time of the oldest message.
     #[serde(rename = "oldestMessage", default, skip_serializing_if = "Option::is_none")]
-    pub oldest_message: Option<crate::DateTime>,
+    pub oldest_message: Option<DateTime>,
     /// Tokens of the system prompt.
     #[serde(rename = "systemPromptTokens", default, skip_serializing_if = "Option::is_none")]
-    pub system_prompt_tokens: Option<crate::NonNegativeInteger>,
+    pub system_prompt_tokens: Option<NonNegativeInteger>,
     /// Tokens of the conversation.
     #[serde(rename = "conversationTokens", default, skip_serializing_if = "Option::is_none")]
-    pub conversation_tokens: Option<crate::NonNegativeInteger>,
+    pub conversation_tokens: Option<NonNegativeInteger>,
     /// Tokens remaining for work.
     #[serde(rename = "remainingForWork", default, skip_serializing_if = "Option::is_none")]
-    pub remaining_for_work: Option<crate::NonNegativeInteger>,
+    pub remaining_for_work: Option<NonNegativeInteger>,
 }
 
 impl MemoryState {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n9, text)
+        rt::from_json(super::validators::n9, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n9, value)
+        rt::from_value(super::validators::n9, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n9, self)
+        rt::validate(super::validators::n9, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n9, value)
+        rt::check(super::validators::n9, value)
     }
 }
 
@@ -431,35 +433,35 @@ pub struct ReportContextInput {
     pub agent_id: String,
     /// Token usage of the context window.
     #[serde(rename = "contextWindow")]
-    pub context_window: crate::ContextWindow,
+    pub context_window: ContextWindow,
     /// Projects loaded into context.
     #[serde(rename = "loadedProjects")]
-    pub loaded_projects: Vec<crate::LoadedProject>,
+    pub loaded_projects: Vec<LoadedProject>,
     /// Tasks loaded into context.
     #[serde(rename = "loadedTasks")]
-    pub loaded_tasks: Vec<crate::LoadedTask>,
+    pub loaded_tasks: Vec<LoadedTask>,
     /// Which tasks the agent can start now.
-    pub capabilities: crate::Capabilities,
+    pub capabilities: Capabilities,
 }
 
 impl ReportContextInput {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n10, text)
+        rt::from_json(super::validators::n10, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n10, value)
+        rt::from_value(super::validators::n10, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n10, self)
+        rt::validate(super::validators::n10, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n10, value)
+        rt::check(super::validators::n10, value)
     }
 }

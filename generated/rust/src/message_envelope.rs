@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::runtime::{self as rt, Error, ValidationErrors};
+use super::runtime::{self as rt, Error, ValidationErrors};
+#[allow(unused_imports)]
+use super::*;
 
 /// A protocol message envelope (seed 001, ADR-p4m) with the optional path-shaped `context` field. Only the envelope fields the seed shows are described; the envelope is open, so other envelope fields are allowed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -19,7 +21,7 @@ pub struct MessageEnvelope {
     pub id: Option<String>,
     /// Sub-context the message belongs to, as a path `root/child/grandchild`. Absent for messages in the main context.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context: Option<crate::ContextPath>,
+    pub context: Option<ContextPath>,
     /// Links a response to its request or an action to its trigger (point-to-point); unrelated to the context hierarchy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub correlation_id: Option<String>,
@@ -32,21 +34,21 @@ pub struct MessageEnvelope {
 impl MessageEnvelope {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n16, text)
+        rt::from_json(super::validators::n16, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n16, value)
+        rt::from_value(super::validators::n16, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n16, self)
+        rt::validate(super::validators::n16, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n16, value)
+        rt::check(super::validators::n16, value)
     }
 }

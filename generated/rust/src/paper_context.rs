@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::runtime::{self as rt, Error, ValidationErrors};
+use super::runtime::{self as rt, Error, ValidationErrors};
+#[allow(unused_imports)]
+use super::*;
 
 /// Scale of the document: a `thesis` or a `paper`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -36,22 +38,22 @@ impl DocumentType {
 impl DocumentType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n17, text)
+        rt::from_json(super::validators::n17, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n17, value)
+        rt::from_value(super::validators::n17, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n17, self)
+        rt::validate(super::validators::n17, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n17, value)
+        rt::check(super::validators::n17, value)
     }
 }
 
@@ -104,22 +106,22 @@ impl ChapterType {
 impl ChapterType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n18, text)
+        rt::from_json(super::validators::n18, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n18, value)
+        rt::from_value(super::validators::n18, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n18, self)
+        rt::validate(super::validators::n18, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n18, value)
+        rt::check(super::validators::n18, value)
     }
 }
 
@@ -159,22 +161,22 @@ impl ChapterStatus {
 impl ChapterStatus {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n19, text)
+        rt::from_json(super::validators::n19, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n19, value)
+        rt::from_value(super::validators::n19, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n19, self)
+        rt::validate(super::validators::n19, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n19, value)
+        rt::check(super::validators::n19, value)
     }
 }
 
@@ -210,22 +212,22 @@ impl SectionStatus {
 impl SectionStatus {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n20, text)
+        rt::from_json(super::validators::n20, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n20, value)
+        rt::from_value(super::validators::n20, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n20, self)
+        rt::validate(super::validators::n20, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n20, value)
+        rt::check(super::validators::n20, value)
     }
 }
 
@@ -268,22 +270,22 @@ impl CitationStyle {
 impl CitationStyle {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n21, text)
+        rt::from_json(super::validators::n21, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n21, value)
+        rt::from_value(super::validators::n21, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n21, self)
+        rt::validate(super::validators::n21, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n21, value)
+        rt::check(super::validators::n21, value)
     }
 }
 
@@ -328,22 +330,22 @@ impl MethodologyType {
 impl MethodologyType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n22, text)
+        rt::from_json(super::validators::n22, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n22, value)
+        rt::from_value(super::validators::n22, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n22, self)
+        rt::validate(super::validators::n22, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n22, value)
+        rt::check(super::validators::n22, value)
     }
 }
 
@@ -373,22 +375,22 @@ impl Tense {
 impl Tense {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n23, text)
+        rt::from_json(super::validators::n23, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n23, value)
+        rt::from_value(super::validators::n23, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n23, self)
+        rt::validate(super::validators::n23, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n23, value)
+        rt::check(super::validators::n23, value)
     }
 }
 
@@ -397,32 +399,32 @@ impl Tense {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TenseRules {
     /// Tense of the methods chapter.
-    pub methods: crate::Tense,
+    pub methods: Tense,
     /// Tense of the results chapter.
-    pub results: crate::Tense,
+    pub results: Tense,
     /// Tense of the discussion chapter.
-    pub discussion: crate::Tense,
+    pub discussion: Tense,
 }
 
 impl TenseRules {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n24, text)
+        rt::from_json(super::validators::n24, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n24, value)
+        rt::from_value(super::validators::n24, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n24, self)
+        rt::validate(super::validators::n24, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n24, value)
+        rt::check(super::validators::n24, value)
     }
 }
 
@@ -455,22 +457,22 @@ impl HeadingStyle {
 impl HeadingStyle {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n25, text)
+        rt::from_json(super::validators::n25, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n25, value)
+        rt::from_value(super::validators::n25, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n25, self)
+        rt::validate(super::validators::n25, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n25, value)
+        rt::check(super::validators::n25, value)
     }
 }
 
@@ -500,22 +502,22 @@ impl FigurePrefix {
 impl FigurePrefix {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n26, text)
+        rt::from_json(super::validators::n26, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n26, value)
+        rt::from_value(super::validators::n26, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n26, self)
+        rt::validate(super::validators::n26, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n26, value)
+        rt::check(super::validators::n26, value)
     }
 }
 
@@ -542,22 +544,22 @@ impl TablePrefix {
 impl TablePrefix {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n27, text)
+        rt::from_json(super::validators::n27, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n27, value)
+        rt::from_value(super::validators::n27, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n27, self)
+        rt::validate(super::validators::n27, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n27, value)
+        rt::check(super::validators::n27, value)
     }
 }
 
@@ -587,22 +589,22 @@ impl EquationNumbering {
 impl EquationNumbering {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n28, text)
+        rt::from_json(super::validators::n28, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n28, value)
+        rt::from_value(super::validators::n28, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n28, self)
+        rt::validate(super::validators::n28, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n28, value)
+        rt::check(super::validators::n28, value)
     }
 }
 
@@ -611,34 +613,34 @@ impl EquationNumbering {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Formatting {
     /// Heading numbering style.
-    pub heading_style: crate::HeadingStyle,
+    pub heading_style: HeadingStyle,
     /// Figure label prefix.
-    pub figure_prefix: crate::FigurePrefix,
+    pub figure_prefix: FigurePrefix,
     /// Table label prefix.
-    pub table_prefix: crate::TablePrefix,
+    pub table_prefix: TablePrefix,
     /// Equation number placement.
-    pub equation_numbering: crate::EquationNumbering,
+    pub equation_numbering: EquationNumbering,
 }
 
 impl Formatting {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n29, text)
+        rt::from_json(super::validators::n29, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n29, value)
+        rt::from_value(super::validators::n29, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n29, self)
+        rt::validate(super::validators::n29, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n29, value)
+        rt::check(super::validators::n29, value)
     }
 }
 
@@ -647,15 +649,15 @@ impl Formatting {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StyleGuide {
     /// Citation style.
-    pub citation_style: crate::CitationStyle,
+    pub citation_style: CitationStyle,
     /// Methodology type.
-    pub methodology_type: crate::MethodologyType,
+    pub methodology_type: MethodologyType,
     /// Tense rules per chapter kind.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tense_rules: Option<crate::TenseRules>,
+    pub tense_rules: Option<TenseRules>,
     /// Formatting rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub formatting: Option<crate::Formatting>,
+    pub formatting: Option<Formatting>,
     /// Field-specific evidence requirements (free-form object).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence_standards: Option<BTreeMap<String, serde_json::Value>>,
@@ -664,22 +666,22 @@ pub struct StyleGuide {
 impl StyleGuide {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n30, text)
+        rt::from_json(super::validators::n30, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n30, value)
+        rt::from_value(super::validators::n30, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n30, self)
+        rt::validate(super::validators::n30, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n30, value)
+        rt::check(super::validators::n30, value)
     }
 }
 
@@ -688,34 +690,34 @@ impl StyleGuide {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ChapterStyleGuide {
     /// Citation style.
-    pub citation_style: crate::CitationStyle,
+    pub citation_style: CitationStyle,
     /// Methodology type.
-    pub methodology_type: crate::MethodologyType,
+    pub methodology_type: MethodologyType,
     /// Tense rules (same shape as in the parent style guide).
-    pub tense_rules: crate::TenseRules,
+    pub tense_rules: TenseRules,
     /// Formatting rules (same shape as in the parent style guide).
-    pub formatting: crate::Formatting,
+    pub formatting: Formatting,
 }
 
 impl ChapterStyleGuide {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n31, text)
+        rt::from_json(super::validators::n31, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n31, value)
+        rt::from_value(super::validators::n31, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n31, self)
+        rt::validate(super::validators::n31, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n31, value)
+        rt::check(super::validators::n31, value)
     }
 }
 
@@ -724,32 +726,32 @@ impl ChapterStyleGuide {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SectionStyleGuide {
     /// Citation style.
-    pub citation_style: crate::CitationStyle,
+    pub citation_style: CitationStyle,
     /// Methodology type.
-    pub methodology_type: crate::MethodologyType,
+    pub methodology_type: MethodologyType,
     /// Specific tense for this section type.
-    pub tense_for_section: crate::Tense,
+    pub tense_for_section: Tense,
 }
 
 impl SectionStyleGuide {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n32, text)
+        rt::from_json(super::validators::n32, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n32, value)
+        rt::from_value(super::validators::n32, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n32, self)
+        rt::validate(super::validators::n32, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n32, value)
+        rt::check(super::validators::n32, value)
     }
 }
 
@@ -772,22 +774,22 @@ pub struct GlossaryEntry {
 impl GlossaryEntry {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n33, text)
+        rt::from_json(super::validators::n33, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n33, value)
+        rt::from_value(super::validators::n33, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n33, self)
+        rt::validate(super::validators::n33, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n33, value)
+        rt::check(super::validators::n33, value)
     }
 }
 
@@ -800,9 +802,9 @@ pub struct ChapterOutline {
     /// Chapter title.
     pub chapter_title: String,
     /// Chapter type.
-    pub chapter_type: crate::ChapterType,
+    pub chapter_type: ChapterType,
     /// Word budget of the chapter.
-    pub word_budget: crate::NonNegativeInteger,
+    pub word_budget: NonNegativeInteger,
     /// Section titles within the chapter.
     pub sections: Vec<String>,
 }
@@ -810,22 +812,22 @@ pub struct ChapterOutline {
 impl ChapterOutline {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n34, text)
+        rt::from_json(super::validators::n34, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n34, value)
+        rt::from_value(super::validators::n34, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n34, self)
+        rt::validate(super::validators::n34, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n34, value)
+        rt::check(super::validators::n34, value)
     }
 }
 
@@ -836,7 +838,7 @@ pub struct ChapterSummary {
     /// Chapter identifier.
     pub chapter_id: String,
     /// Chapter progress.
-    pub status: crate::ChapterStatus,
+    pub status: ChapterStatus,
     /// Summary of the chapter, at most 200 words.
     pub summary: String,
     /// Main arguments made in the chapter.
@@ -850,22 +852,22 @@ pub struct ChapterSummary {
 impl ChapterSummary {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n35, text)
+        rt::from_json(super::validators::n35, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n35, value)
+        rt::from_value(super::validators::n35, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n35, self)
+        rt::validate(super::validators::n35, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n35, value)
+        rt::check(super::validators::n35, value)
     }
 }
 
@@ -874,30 +876,30 @@ impl ChapterSummary {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct WordBudget {
     /// Total word budget.
-    pub total: crate::NonNegativeInteger,
+    pub total: NonNegativeInteger,
     /// Word budget per chapter, keyed by chapter id.
-    pub per_chapter: BTreeMap<String, crate::NonNegativeInteger>,
+    pub per_chapter: BTreeMap<String, NonNegativeInteger>,
 }
 
 impl WordBudget {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n36, text)
+        rt::from_json(super::validators::n36, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n36, value)
+        rt::from_value(super::validators::n36, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n36, self)
+        rt::validate(super::validators::n36, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n36, value)
+        rt::check(super::validators::n36, value)
     }
 }
 
@@ -911,7 +913,7 @@ pub struct ThesisContext {
     pub title: String,
     /// Scale of document.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub document_type: Option<crate::DocumentType>,
+    pub document_type: Option<DocumentType>,
     /// Core research questions (numbered list).
     pub research_questions: Vec<String>,
     /// Claimed contributions (numbered).
@@ -920,14 +922,14 @@ pub struct ThesisContext {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hypothesis: Option<String>,
     /// Shared vocabulary for consistency.
-    pub terminology_glossary: Vec<crate::GlossaryEntry>,
+    pub terminology_glossary: Vec<GlossaryEntry>,
     /// Style guide of the document.
-    pub style_guide: crate::StyleGuide,
+    pub style_guide: StyleGuide,
     /// Document outline.
-    pub chapter_structure: Vec<crate::ChapterOutline>,
+    pub chapter_structure: Vec<ChapterOutline>,
     /// Chapter summaries, updated as chapters complete.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chapter_summaries: Option<Vec<crate::ChapterSummary>>,
+    pub chapter_summaries: Option<Vec<ChapterSummary>>,
     /// All citation keys available.
     #[serde(default)]
     pub bibliography_keys: Vec<String>,
@@ -936,40 +938,40 @@ pub struct ThesisContext {
     pub required_citations: Option<Vec<String>>,
     /// Word budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub word_budget: Option<crate::WordBudget>,
+    pub word_budget: Option<WordBudget>,
     /// Target venue if applicable; null when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venue: Option<String>,
     /// Submission deadline (ISO-8601 date) if applicable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub submission_deadline: Option<crate::Date>,
+    pub submission_deadline: Option<Date>,
     /// Creation time (ISO-8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created: Option<crate::DateTime>,
+    pub created: Option<DateTime>,
     /// Last update time (ISO-8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_updated: Option<crate::DateTime>,
+    pub last_updated: Option<DateTime>,
 }
 
 impl ThesisContext {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n37, text)
+        rt::from_json(super::validators::n37, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n37, value)
+        rt::from_value(super::validators::n37, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n37, self)
+        rt::validate(super::validators::n37, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n37, value)
+        rt::check(super::validators::n37, value)
     }
 }
 
@@ -982,34 +984,34 @@ pub struct SectionAssignment {
     /// Section title.
     pub section_title: String,
     /// Word budget of the section.
-    pub word_budget: crate::NonNegativeInteger,
+    pub word_budget: NonNegativeInteger,
     /// Section ids that must complete first.
     pub dependencies: Vec<String>,
     /// Which section writer agent to use.
     pub writer_type: String,
     /// Section progress.
-    pub status: crate::SectionStatus,
+    pub status: SectionStatus,
 }
 
 impl SectionAssignment {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n38, text)
+        rt::from_json(super::validators::n38, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n38, value)
+        rt::from_value(super::validators::n38, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n38, self)
+        rt::validate(super::validators::n38, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n38, value)
+        rt::check(super::validators::n38, value)
     }
 }
 
@@ -1030,7 +1032,7 @@ pub struct ChapterContext {
     /// Chapter title.
     pub chapter_title: String,
     /// Same as in chapter_structure.
-    pub chapter_type: crate::ChapterType,
+    pub chapter_type: ChapterType,
     /// What this chapter must accomplish.
     pub chapter_objectives: Vec<String>,
     /// Subset of research questions this chapter addresses.
@@ -1038,7 +1040,7 @@ pub struct ChapterContext {
     /// Which contributions this chapter supports.
     pub contributions_supported: Vec<String>,
     /// Sections of the chapter.
-    pub section_assignments: Vec<crate::SectionAssignment>,
+    pub section_assignments: Vec<SectionAssignment>,
     /// Summary of the previous chapter (absent for the first chapter).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preceding_chapter_summary: Option<String>,
@@ -1046,15 +1048,15 @@ pub struct ChapterContext {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub following_chapter_preview: Option<String>,
     /// Only the terms relevant to this chapter.
-    pub terminology_subset: Vec<crate::GlossaryEntry>,
+    pub terminology_subset: Vec<GlossaryEntry>,
     /// Inherited from parent.
-    pub style_guide: crate::ChapterStyleGuide,
+    pub style_guide: ChapterStyleGuide,
     /// Citation keys relevant to this chapter.
     pub chapter_citations: Vec<String>,
     /// Citations that MUST appear in this chapter.
     pub required_citations: Vec<String>,
     /// Total word budget for this chapter.
-    pub word_budget: crate::NonNegativeInteger,
+    pub word_budget: NonNegativeInteger,
     /// Words left after the drafted sections; negative when the chapter is over budget.
     pub remaining_budget: i64,
 }
@@ -1062,22 +1064,22 @@ pub struct ChapterContext {
 impl ChapterContext {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n39, text)
+        rt::from_json(super::validators::n39, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n39, value)
+        rt::from_value(super::validators::n39, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n39, self)
+        rt::validate(super::validators::n39, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n39, value)
+        rt::check(super::validators::n39, value)
     }
 }
 
@@ -1122,30 +1124,30 @@ pub struct SectionContext {
     /// Terms to define in this section.
     pub terms_to_define: Vec<String>,
     /// Inherited style.
-    pub style_guide: crate::SectionStyleGuide,
+    pub style_guide: SectionStyleGuide,
     /// Target word count for this section.
-    pub word_budget: crate::NonNegativeInteger,
+    pub word_budget: NonNegativeInteger,
 }
 
 impl SectionContext {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n40, text)
+        rt::from_json(super::validators::n40, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n40, value)
+        rt::from_value(super::validators::n40, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n40, self)
+        rt::validate(super::validators::n40, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n40, value)
+        rt::check(super::validators::n40, value)
     }
 }
 
@@ -1178,22 +1180,22 @@ impl TargetType {
 impl TargetType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n41, text)
+        rt::from_json(super::validators::n41, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n41, value)
+        rt::from_value(super::validators::n41, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n41, self)
+        rt::validate(super::validators::n41, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n41, value)
+        rt::check(super::validators::n41, value)
     }
 }
 
@@ -1229,22 +1231,22 @@ impl Severity {
 impl Severity {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n42, text)
+        rt::from_json(super::validators::n42, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n42, value)
+        rt::from_value(super::validators::n42, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n42, self)
+        rt::validate(super::validators::n42, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n42, value)
+        rt::check(super::validators::n42, value)
     }
 }
 
@@ -1254,40 +1256,40 @@ impl Severity {
 pub struct CategoryScores {
     /// Terminology, style consistency.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub consistency: Option<crate::UnitScore>,
+    pub consistency: Option<UnitScore>,
     /// Figure, table, section references.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cross_references: Option<crate::UnitScore>,
+    pub cross_references: Option<UnitScore>,
     /// Logic, evidence, hedging.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub argument_quality: Option<crate::UnitScore>,
+    pub argument_quality: Option<UnitScore>,
     /// Citation format, completeness.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub citation_accuracy: Option<crate::UnitScore>,
+    pub citation_accuracy: Option<UnitScore>,
     /// Style guide compliance.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub formatting: Option<crate::UnitScore>,
+    pub formatting: Option<UnitScore>,
 }
 
 impl CategoryScores {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n43, text)
+        rt::from_json(super::validators::n43, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n43, value)
+        rt::from_value(super::validators::n43, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n43, self)
+        rt::validate(super::validators::n43, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n43, value)
+        rt::check(super::validators::n43, value)
     }
 }
 
@@ -1298,7 +1300,7 @@ pub struct QualityIssue {
     /// Issue identifier.
     pub issue_id: String,
     /// Issue severity.
-    pub severity: crate::Severity,
+    pub severity: Severity,
     /// Which category the issue belongs to (normally one of the CategoryScores names).
     pub category: String,
     /// File path plus line or section.
@@ -1314,22 +1316,22 @@ pub struct QualityIssue {
 impl QualityIssue {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n44, text)
+        rt::from_json(super::validators::n44, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n44, value)
+        rt::from_value(super::validators::n44, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n44, self)
+        rt::validate(super::validators::n44, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n44, value)
+        rt::check(super::validators::n44, value)
     }
 }
 
@@ -1348,22 +1350,22 @@ pub struct ContextUsed {
 impl ContextUsed {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n45, text)
+        rt::from_json(super::validators::n45, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n45, value)
+        rt::from_value(super::validators::n45, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n45, self)
+        rt::validate(super::validators::n45, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n45, value)
+        rt::check(super::validators::n45, value)
     }
 }
 
@@ -1378,51 +1380,51 @@ pub struct QualityReport {
     /// What was validated.
     pub target_file: String,
     /// Scale of what was validated.
-    pub target_type: crate::TargetType,
+    pub target_type: TargetType,
     /// When the report was produced (ISO-8601).
-    pub timestamp: crate::DateTime,
+    pub timestamp: DateTime,
     /// How long validation took, in milliseconds.
-    pub duration_ms: crate::NonNegativeInteger,
+    pub duration_ms: NonNegativeInteger,
     /// Did it pass the quality gate?
     pub passed: bool,
     /// Overall score, 0.0 - 1.0.
-    pub score: crate::UnitScore,
+    pub score: UnitScore,
     /// Scores per category.
-    pub category_scores: crate::CategoryScores,
+    pub category_scores: CategoryScores,
     /// Issues found.
-    pub issues: Vec<crate::QualityIssue>,
+    pub issues: Vec<QualityIssue>,
     /// Human-readable summary.
     pub summary: String,
     /// Number of critical issues.
-    pub critical_count: crate::NonNegativeInteger,
+    pub critical_count: NonNegativeInteger,
     /// Number of major issues.
-    pub major_count: crate::NonNegativeInteger,
+    pub major_count: NonNegativeInteger,
     /// Number of minor issues.
-    pub minor_count: crate::NonNegativeInteger,
+    pub minor_count: NonNegativeInteger,
     /// Number of suggestions.
-    pub suggestion_count: crate::NonNegativeInteger,
+    pub suggestion_count: NonNegativeInteger,
     /// What context was available.
-    pub context_used: crate::ContextUsed,
+    pub context_used: ContextUsed,
 }
 
 impl QualityReport {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n46, text)
+        rt::from_json(super::validators::n46, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n46, value)
+        rt::from_value(super::validators::n46, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n46, self)
+        rt::validate(super::validators::n46, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n46, value)
+        rt::check(super::validators::n46, value)
     }
 }

@@ -635,5 +635,5 @@ pub enum Format {
 
 pub fn format(v: &Value, f: Format, at: &Loc<'_>, r: &mut Report) -> bool {
     let Some(s) = v.as_str() else { return true };
-    crate::formats::check(f, s) || r.fail(at, "format", || format!("{v} is not a valid {f:?}"))
+    super::formats::check(f, s) || r.fail(at, "format", || format!("{v} is not a valid {f:?}"))
 }

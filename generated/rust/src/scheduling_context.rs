@@ -8,14 +8,16 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::runtime::{self as rt, Error, ValidationErrors};
+use super::runtime::{self as rt, Error, ValidationErrors};
+#[allow(unused_imports)]
+use super::*;
 
 /// A score, an integer from 0 to 100.
 pub type Score = i64;
 
 /// Checks a JSON value against the schema of [`Score`].
 pub fn validate_score(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-    rt::check(crate::validators::n47, value)
+    rt::check(super::validators::n47, value)
 }
 
 /// Engagement level of the attendee.
@@ -47,22 +49,22 @@ impl Engagement {
 impl Engagement {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n48, text)
+        rt::from_json(super::validators::n48, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n48, value)
+        rt::from_value(super::validators::n48, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n48, self)
+        rt::validate(super::validators::n48, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n48, value)
+        rt::check(super::validators::n48, value)
     }
 }
 
@@ -71,7 +73,7 @@ impl Engagement {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AlternativeTime {
     /// Date `YYYY-MM-DD`.
-    pub date: crate::Date,
+    pub date: Date,
     /// Time range `HH:MM-HH:MM` (24-hour) or `morning`, `afternoon`, `evening`.
     pub time_range: String,
 }
@@ -79,22 +81,22 @@ pub struct AlternativeTime {
 impl AlternativeTime {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n49, text)
+        rt::from_json(super::validators::n49, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n49, value)
+        rt::from_value(super::validators::n49, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n49, self)
+        rt::validate(super::validators::n49, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n49, value)
+        rt::check(super::validators::n49, value)
     }
 }
 
@@ -147,22 +149,22 @@ impl AttendeeActionType {
 impl AttendeeActionType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n50, text)
+        rt::from_json(super::validators::n50, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n50, value)
+        rt::from_value(super::validators::n50, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n50, self)
+        rt::validate(super::validators::n50, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n50, value)
+        rt::check(super::validators::n50, value)
     }
 }
 
@@ -199,22 +201,22 @@ impl ReplySubtype {
 impl ReplySubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n51, text)
+        rt::from_json(super::validators::n51, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n51, value)
+        rt::from_value(super::validators::n51, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n51, self)
+        rt::validate(super::validators::n51, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n51, value)
+        rt::check(super::validators::n51, value)
     }
 }
 
@@ -241,22 +243,22 @@ impl WaitSubtype {
 impl WaitSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n52, text)
+        rt::from_json(super::validators::n52, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n52, value)
+        rt::from_value(super::validators::n52, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n52, self)
+        rt::validate(super::validators::n52, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n52, value)
+        rt::check(super::validators::n52, value)
     }
 }
 
@@ -286,22 +288,22 @@ impl ConfirmSubtype {
 impl ConfirmSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n53, text)
+        rt::from_json(super::validators::n53, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n53, value)
+        rt::from_value(super::validators::n53, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n53, self)
+        rt::validate(super::validators::n53, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n53, value)
+        rt::check(super::validators::n53, value)
     }
 }
 
@@ -334,22 +336,22 @@ impl EscalateSubtype {
 impl EscalateSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n54, text)
+        rt::from_json(super::validators::n54, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n54, value)
+        rt::from_value(super::validators::n54, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n54, self)
+        rt::validate(super::validators::n54, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n54, value)
+        rt::check(super::validators::n54, value)
     }
 }
 
@@ -382,22 +384,22 @@ impl CloseSubtype {
 impl CloseSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n55, text)
+        rt::from_json(super::validators::n55, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n55, value)
+        rt::from_value(super::validators::n55, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n55, self)
+        rt::validate(super::validators::n55, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n55, value)
+        rt::check(super::validators::n55, value)
     }
 }
 
@@ -410,22 +412,22 @@ pub struct EmptyMetadata {}
 impl EmptyMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n56, text)
+        rt::from_json(super::validators::n56, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n56, value)
+        rt::from_value(super::validators::n56, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n56, self)
+        rt::validate(super::validators::n56, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n56, value)
+        rt::check(super::validators::n56, value)
     }
 }
 
@@ -443,22 +445,22 @@ pub struct EscalateAlternativesProposedMetadata {
 impl EscalateAlternativesProposedMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n57, text)
+        rt::from_json(super::validators::n57, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n57, value)
+        rt::from_value(super::validators::n57, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n57, self)
+        rt::validate(super::validators::n57, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n57, value)
+        rt::check(super::validators::n57, value)
     }
 }
 
@@ -476,22 +478,22 @@ pub struct EscalateUnusualMetadata {
 impl EscalateUnusualMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n58, text)
+        rt::from_json(super::validators::n58, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n58, value)
+        rt::from_value(super::validators::n58, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n58, self)
+        rt::validate(super::validators::n58, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n58, value)
+        rt::check(super::validators::n58, value)
     }
 }
 
@@ -509,22 +511,22 @@ pub struct EscalateInternalMetadata {
 impl EscalateInternalMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n59, text)
+        rt::from_json(super::validators::n59, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n59, value)
+        rt::from_value(super::validators::n59, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n59, self)
+        rt::validate(super::validators::n59, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n59, value)
+        rt::check(super::validators::n59, value)
     }
 }
 
@@ -534,7 +536,7 @@ impl EscalateInternalMetadata {
 pub struct AttendeeNextAction {
     /// Action type.
     #[serde(rename = "type")]
-    pub type_: crate::AttendeeActionType,
+    pub type_: AttendeeActionType,
     /// Action subtype; the allowed values depend on `type`; null for `Initiate` and `Follow_up`.
     pub subtype: Option<String>,
     /// Action metadata; its exact shape depends on the type/subtype row (`{}` for most rows).
@@ -544,22 +546,22 @@ pub struct AttendeeNextAction {
 impl AttendeeNextAction {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n60, text)
+        rt::from_json(super::validators::n60, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n60, value)
+        rt::from_value(super::validators::n60, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n60, self)
+        rt::validate(super::validators::n60, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n60, value)
+        rt::check(super::validators::n60, value)
     }
 }
 
@@ -593,22 +595,22 @@ impl EventActionType {
 impl EventActionType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n61, text)
+        rt::from_json(super::validators::n61, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n61, value)
+        rt::from_value(super::validators::n61, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n61, self)
+        rt::validate(super::validators::n61, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n61, value)
+        rt::check(super::validators::n61, value)
     }
 }
 
@@ -649,22 +651,22 @@ impl CoordinationInProgressSubtype {
 impl CoordinationInProgressSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n62, text)
+        rt::from_json(super::validators::n62, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n62, value)
+        rt::from_value(super::validators::n62, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n62, self)
+        rt::validate(super::validators::n62, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n62, value)
+        rt::check(super::validators::n62, value)
     }
 }
 
@@ -709,22 +711,22 @@ impl WaitingForDecisionSubtype {
 impl WaitingForDecisionSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n63, text)
+        rt::from_json(super::validators::n63, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n63, value)
+        rt::from_value(super::validators::n63, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n63, self)
+        rt::validate(super::validators::n63, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n63, value)
+        rt::check(super::validators::n63, value)
     }
 }
 
@@ -754,22 +756,22 @@ impl CompleteSubtype {
 impl CompleteSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n64, text)
+        rt::from_json(super::validators::n64, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n64, value)
+        rt::from_value(super::validators::n64, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n64, self)
+        rt::validate(super::validators::n64, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n64, value)
+        rt::check(super::validators::n64, value)
     }
 }
 
@@ -785,22 +787,22 @@ pub struct RescheduleMetadata {
 impl RescheduleMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n65, text)
+        rt::from_json(super::validators::n65, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n65, value)
+        rt::from_value(super::validators::n65, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n65, self)
+        rt::validate(super::validators::n65, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n65, value)
+        rt::check(super::validators::n65, value)
     }
 }
 
@@ -816,22 +818,22 @@ pub struct ResolveConflictMetadata {
 impl ResolveConflictMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n66, text)
+        rt::from_json(super::validators::n66, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n66, value)
+        rt::from_value(super::validators::n66, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n66, self)
+        rt::validate(super::validators::n66, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n66, value)
+        rt::check(super::validators::n66, value)
     }
 }
 
@@ -841,7 +843,7 @@ impl ResolveConflictMetadata {
 pub struct EventNextAction {
     /// Action type.
     #[serde(rename = "type")]
-    pub type_: crate::EventActionType,
+    pub type_: EventActionType,
     /// Action subtype; the allowed values depend on `type`.
     pub subtype: String,
     /// Action metadata; its exact shape depends on the type/subtype row (`{}` for most rows).
@@ -851,22 +853,22 @@ pub struct EventNextAction {
 impl EventNextAction {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n67, text)
+        rt::from_json(super::validators::n67, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n67, value)
+        rt::from_value(super::validators::n67, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n67, self)
+        rt::validate(super::validators::n67, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n67, value)
+        rt::check(super::validators::n67, value)
     }
 }
 
@@ -875,36 +877,36 @@ impl EventNextAction {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AttendeeAnalysis {
     /// Attendee score 0-100.
-    pub score: crate::Score,
+    pub score: Score,
     /// Why the attendee has this score.
     pub reason: String,
     /// Engagement level.
-    pub engagement: crate::Engagement,
+    pub engagement: Engagement,
     /// Next action for the attendee.
-    pub next_action: crate::AttendeeNextAction,
+    pub next_action: AttendeeNextAction,
     /// Suggested alternative times (may be empty).
-    pub suggested_alternative_times: Vec<crate::AlternativeTime>,
+    pub suggested_alternative_times: Vec<AlternativeTime>,
 }
 
 impl AttendeeAnalysis {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n68, text)
+        rt::from_json(super::validators::n68, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n68, value)
+        rt::from_value(super::validators::n68, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n68, self)
+        rt::validate(super::validators::n68, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n68, value)
+        rt::check(super::validators::n68, value)
     }
 }
 
@@ -913,32 +915,32 @@ impl AttendeeAnalysis {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EventAnalysis {
     /// Event score 0-100.
-    pub score: crate::Score,
+    pub score: Score,
     /// Why the event has this score.
     pub reason: String,
     /// Next action for the event.
-    pub next_action: crate::EventNextAction,
+    pub next_action: EventNextAction,
 }
 
 impl EventAnalysis {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n69, text)
+        rt::from_json(super::validators::n69, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n69, value)
+        rt::from_value(super::validators::n69, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n69, self)
+        rt::validate(super::validators::n69, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n69, value)
+        rt::check(super::validators::n69, value)
     }
 }
 
@@ -947,30 +949,30 @@ impl EventAnalysis {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EventDates {
     /// Start (ISO date-time).
-    pub start: crate::DateTime,
+    pub start: DateTime,
     /// End (ISO date-time).
-    pub end: crate::DateTime,
+    pub end: DateTime,
 }
 
 impl EventDates {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n70, text)
+        rt::from_json(super::validators::n70, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n70, value)
+        rt::from_value(super::validators::n70, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n70, self)
+        rt::validate(super::validators::n70, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n70, value)
+        rt::check(super::validators::n70, value)
     }
 }
 
@@ -988,28 +990,28 @@ pub struct Attendee {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_optional: Option<bool>,
     /// Previous assessment of the attendee; null on the first invocation.
-    pub attendee_analysis: Option<crate::AttendeeAnalysis>,
+    pub attendee_analysis: Option<AttendeeAnalysis>,
 }
 
 impl Attendee {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n71, text)
+        rt::from_json(super::validators::n71, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n71, value)
+        rt::from_value(super::validators::n71, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n71, self)
+        rt::validate(super::validators::n71, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n71, value)
+        rt::check(super::validators::n71, value)
     }
 }
 
@@ -1026,36 +1028,36 @@ pub struct SchedulingOperation {
     /// Time zone of the event (e.g. an IANA name such as `America/New_York`).
     pub timezone: String,
     /// Start and end of the event.
-    pub date: crate::EventDates,
+    pub date: EventDates,
     /// Whether the event is private.
     pub private: bool,
     /// Attendees of the event.
-    pub attendees: Vec<crate::Attendee>,
+    pub attendees: Vec<Attendee>,
     /// When the scheduling operation was created.
-    pub created_at: crate::DateTime,
+    pub created_at: DateTime,
     /// Previous assessment of the event; null before the first assessment.
-    pub event_analysis: Option<crate::EventAnalysis>,
+    pub event_analysis: Option<EventAnalysis>,
 }
 
 impl SchedulingOperation {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n72, text)
+        rt::from_json(super::validators::n72, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n72, value)
+        rt::from_value(super::validators::n72, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n72, self)
+        rt::validate(super::validators::n72, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n72, value)
+        rt::check(super::validators::n72, value)
     }
 }
 
@@ -1085,22 +1087,22 @@ impl MessageDirection {
 impl MessageDirection {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n73, text)
+        rt::from_json(super::validators::n73, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n73, value)
+        rt::from_value(super::validators::n73, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n73, self)
+        rt::validate(super::validators::n73, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n73, value)
+        rt::check(super::validators::n73, value)
     }
 }
 
@@ -1109,34 +1111,34 @@ impl MessageDirection {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ConversationMessage {
     /// Message direction.
-    pub direction: crate::MessageDirection,
+    pub direction: MessageDirection,
     /// From/to address.
     pub email: String,
     /// Message content.
     pub content: String,
     /// When the message was sent.
-    pub timestamp: crate::DateTime,
+    pub timestamp: DateTime,
 }
 
 impl ConversationMessage {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n74, text)
+        rt::from_json(super::validators::n74, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n74, value)
+        rt::from_value(super::validators::n74, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n74, self)
+        rt::validate(super::validators::n74, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n74, value)
+        rt::check(super::validators::n74, value)
     }
 }
 
@@ -1154,32 +1156,32 @@ pub struct Coordination {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_optional: Option<bool>,
     /// Conversation history with the attendee.
-    pub conv_history: Vec<crate::ConversationMessage>,
+    pub conv_history: Vec<ConversationMessage>,
     /// Scheduled follow-up time, or null.
     pub followup_date: Option<String>,
     /// Previous assessment of the attendee; null on the first invocation.
-    pub attendee_analysis: Option<crate::AttendeeAnalysis>,
+    pub attendee_analysis: Option<AttendeeAnalysis>,
 }
 
 impl Coordination {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n75, text)
+        rt::from_json(super::validators::n75, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n75, value)
+        rt::from_value(super::validators::n75, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n75, self)
+        rt::validate(super::validators::n75, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n75, value)
+        rt::check(super::validators::n75, value)
     }
 }
 
@@ -1188,9 +1190,9 @@ impl Coordination {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SchedulingAgentOutput {
     /// New assessment of the attendee.
-    pub attendee_analysis: crate::AttendeeAnalysis,
+    pub attendee_analysis: AttendeeAnalysis,
     /// New assessment of the event.
-    pub event_analysis: crate::EventAnalysis,
+    pub event_analysis: EventAnalysis,
     /// When to re-invoke the agent (ISO date-time), or null for no follow-up.
     pub follow_up_date: Option<String>,
 }
@@ -1198,21 +1200,21 @@ pub struct SchedulingAgentOutput {
 impl SchedulingAgentOutput {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n76, text)
+        rt::from_json(super::validators::n76, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n76, value)
+        rt::from_value(super::validators::n76, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n76, self)
+        rt::validate(super::validators::n76, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n76, value)
+        rt::check(super::validators::n76, value)
     }
 }

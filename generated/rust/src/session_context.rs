@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::runtime::{self as rt, Error, ValidationErrors};
+use super::runtime::{self as rt, Error, ValidationErrors};
+#[allow(unused_imports)]
+use super::*;
 
 /// Session context handoff 1.0.0 (seed 002): the canonical format of an agent-to-agent handoff between the ps-* (problem solving), nse-* (NASA SE) and orch-* agent families. Consumers MUST ignore unknown fields, so no object is closed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -19,37 +21,37 @@ pub struct SessionContext {
     /// Current session identifier; a consumer compares it with its own session to detect stale state.
     pub session_id: String,
     /// Agent producing the context.
-    pub source_agent: crate::AgentRef,
+    pub source_agent: AgentRef,
     /// Intended recipient agent.
-    pub target_agent: crate::AgentRef,
+    pub target_agent: AgentRef,
     /// When the handoff was produced (ISO-8601).
-    pub timestamp: crate::DateTime,
+    pub timestamp: DateTime,
     /// The handoff content.
-    pub payload: crate::HandoffPayload,
+    pub payload: HandoffPayload,
     /// Orchestration trace of the handoff (P-003 nesting rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trace: Option<crate::Trace>,
+    pub trace: Option<Trace>,
 }
 
 impl SessionContext {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n77, text)
+        rt::from_json(super::validators::n77, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n77, value)
+        rt::from_value(super::validators::n77, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n77, self)
+        rt::validate(super::validators::n77, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n77, value)
+        rt::check(super::validators::n77, value)
     }
 }
 
@@ -82,22 +84,22 @@ impl AgentFamily {
 impl AgentFamily {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n78, text)
+        rt::from_json(super::validators::n78, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n78, value)
+        rt::from_value(super::validators::n78, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n78, self)
+        rt::validate(super::validators::n78, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n78, value)
+        rt::check(super::validators::n78, value)
     }
 }
 
@@ -130,22 +132,22 @@ impl CognitiveMode {
 impl CognitiveMode {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n79, text)
+        rt::from_json(super::validators::n79, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n79, value)
+        rt::from_value(super::validators::n79, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n79, self)
+        rt::validate(super::validators::n79, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n79, value)
+        rt::check(super::validators::n79, value)
     }
 }
 
@@ -181,22 +183,22 @@ impl AgentModel {
 impl AgentModel {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n80, text)
+        rt::from_json(super::validators::n80, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n80, value)
+        rt::from_value(super::validators::n80, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n80, self)
+        rt::validate(super::validators::n80, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n80, value)
+        rt::check(super::validators::n80, value)
     }
 }
 
@@ -207,34 +209,34 @@ pub struct AgentRef {
     /// Agent identifier `{family}-{role}`, e.g. `ps-researcher`, `nse-requirements`, `orch-planner`.
     pub id: String,
     /// Agent family.
-    pub family: crate::AgentFamily,
+    pub family: AgentFamily,
     /// Optional cognitive mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cognitive_mode: Option<crate::CognitiveMode>,
+    pub cognitive_mode: Option<CognitiveMode>,
     /// Optional model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<crate::AgentModel>,
+    pub model: Option<AgentModel>,
 }
 
 impl AgentRef {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n81, text)
+        rt::from_json(super::validators::n81, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n81, value)
+        rt::from_value(super::validators::n81, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n81, self)
+        rt::validate(super::validators::n81, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n81, value)
+        rt::check(super::validators::n81, value)
     }
 }
 
@@ -251,22 +253,22 @@ pub struct KeyFinding {
 impl KeyFinding {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n82, text)
+        rt::from_json(super::validators::n82, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n82, value)
+        rt::from_value(super::validators::n82, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n82, self)
+        rt::validate(super::validators::n82, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n82, value)
+        rt::check(super::validators::n82, value)
     }
 }
 
@@ -283,22 +285,22 @@ pub struct OpenQuestion {
 impl OpenQuestion {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n83, text)
+        rt::from_json(super::validators::n83, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n83, value)
+        rt::from_value(super::validators::n83, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n83, self)
+        rt::validate(super::validators::n83, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n83, value)
+        rt::check(super::validators::n83, value)
     }
 }
 
@@ -315,22 +317,22 @@ pub struct Blocker {
 impl Blocker {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n84, text)
+        rt::from_json(super::validators::n84, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n84, value)
+        rt::from_value(super::validators::n84, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n84, self)
+        rt::validate(super::validators::n84, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n84, value)
+        rt::check(super::validators::n84, value)
     }
 }
 
@@ -340,37 +342,37 @@ impl Blocker {
 pub struct ConfidenceBreakdown {
     /// How reliable are the sources?
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_quality: Option<crate::UnitScore>,
+    pub source_quality: Option<UnitScore>,
     /// How complete is the analysis?
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub completeness: Option<crate::UnitScore>,
+    pub completeness: Option<UnitScore>,
     /// How accurate are the findings?
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub accuracy: Option<crate::UnitScore>,
+    pub accuracy: Option<UnitScore>,
     /// How relevant to the task?
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub relevance: Option<crate::UnitScore>,
+    pub relevance: Option<UnitScore>,
 }
 
 impl ConfidenceBreakdown {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n85, text)
+        rt::from_json(super::validators::n85, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n85, value)
+        rt::from_value(super::validators::n85, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n85, self)
+        rt::validate(super::validators::n85, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n85, value)
+        rt::check(super::validators::n85, value)
     }
 }
 
@@ -379,34 +381,34 @@ impl ConfidenceBreakdown {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Confidence {
     /// Overall confidence in [0.0, 1.0]: >= 0.9 Very High, >= 0.7 High, >= 0.5 Medium, >= 0.3 Low, otherwise Very Low (lower bounds inclusive).
-    pub overall: crate::UnitScore,
+    pub overall: UnitScore,
     /// Why the agent has this confidence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
     /// Optional per-category breakdown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub breakdown: Option<crate::ConfidenceBreakdown>,
+    pub breakdown: Option<ConfidenceBreakdown>,
 }
 
 impl Confidence {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n86, text)
+        rt::from_json(super::validators::n86, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n86, value)
+        rt::from_value(super::validators::n86, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n86, self)
+        rt::validate(super::validators::n86, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n86, value)
+        rt::check(super::validators::n86, value)
     }
 }
 
@@ -471,22 +473,22 @@ impl ArtifactType {
 impl ArtifactType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n87, text)
+        rt::from_json(super::validators::n87, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n87, value)
+        rt::from_value(super::validators::n87, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n87, self)
+        rt::validate(super::validators::n87, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n87, value)
+        rt::check(super::validators::n87, value)
     }
 }
 
@@ -496,7 +498,7 @@ impl ArtifactType {
 pub struct ArtifactRef {
     /// Artifact type.
     #[serde(rename = "type")]
-    pub type_: crate::ArtifactType,
+    pub type_: ArtifactType,
     /// Repository-relative path; MUST NOT start with `/` (forward slashes SHOULD be used).
     pub path: String,
 }
@@ -504,22 +506,22 @@ pub struct ArtifactRef {
 impl ArtifactRef {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n88, text)
+        rt::from_json(super::validators::n88, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n88, value)
+        rt::from_value(super::validators::n88, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n88, self)
+        rt::validate(super::validators::n88, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n88, value)
+        rt::check(super::validators::n88, value)
     }
 }
 
@@ -528,18 +530,18 @@ impl ArtifactRef {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HandoffPayload {
     /// Primary insights from the source agent.
-    pub key_findings: Vec<crate::KeyFinding>,
+    pub key_findings: Vec<KeyFinding>,
     /// Unresolved questions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub open_questions: Option<Vec<crate::OpenQuestion>>,
+    pub open_questions: Option<Vec<OpenQuestion>>,
     /// Issues blocking completion.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub blockers: Option<Vec<crate::Blocker>>,
+    pub blockers: Option<Vec<Blocker>>,
     /// Confidence score.
-    pub confidence: crate::Confidence,
+    pub confidence: Confidence,
     /// File paths to outputs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub artifacts: Option<Vec<crate::ArtifactRef>>,
+    pub artifacts: Option<Vec<ArtifactRef>>,
     /// Domain-specific data (free-form object).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<BTreeMap<String, serde_json::Value>>,
@@ -551,22 +553,22 @@ pub struct HandoffPayload {
 impl HandoffPayload {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n89, text)
+        rt::from_json(super::validators::n89, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n89, value)
+        rt::from_value(super::validators::n89, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n89, self)
+        rt::validate(super::validators::n89, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n89, value)
+        rt::check(super::validators::n89, value)
     }
 }
 
@@ -581,21 +583,21 @@ pub struct Trace {
 impl Trace {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(crate::validators::n90, text)
+        rt::from_json(super::validators::n90, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(crate::validators::n90, value)
+        rt::from_value(super::validators::n90, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(crate::validators::n90, self)
+        rt::validate(super::validators::n90, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(crate::validators::n90, value)
+        rt::check(super::validators::n90, value)
     }
 }

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::runtime::{self as rt, Constant, Format, Loc, Pattern, Report, Type};
+use super::runtime::{self as rt, Constant, Format, Loc, Pattern, Report, Type};
 
 static P0: Pattern = Pattern::new(|| rt::regex("^[^/]"));
 static P1: Pattern = Pattern::new(|| rt::regex("^BLK-[0-9]{3}$"));
