@@ -4,10 +4,7 @@
 //! and whether a construct fits in 80 columns); the templates only lay them out, the way
 //! prettier would.
 
-// Explicit paths, so this file also compiles when a test includes it with `#[path]`.
-#[path = "typescript/helpers.rs"]
 mod helpers;
-#[path = "typescript/validators.rs"]
 mod validators;
 
 use std::collections::BTreeSet;
@@ -31,17 +28,39 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     files.insert("src/runtime.ts".into(), run("typescript/runtime.ts", &Runtime { header: GENERATED })?);
     files.insert("src/validators.ts".into(), run("typescript/validators.ts", &validators::view(&ctx))?);
     let mut exports = Vec::new();
+    let mut module_names = BTreeSet::new();
     for m in 0..ir.modules.len() {
         let view = ctx.module(m);
         exports.push(view.file.clone());
+        for t in &view.types {
+            module_names.extend([
+                t.name.clone(),
+                format!("validate{}", t.name),
+                format!("is{}", t.name),
+                format!("parse{}", t.name),
+            ]);
+            if let Kind::Enum { values_name, .. } = &t.kind {
+                module_names.insert(values_name.clone());
+            }
+            if let Some(f) = &t.fill {
+                module_names.insert(f.name.clone());
+            }
+        }
         files.insert(format!("src/{}.ts", view.file), run("typescript/module.ts", &view)?);
     }
     let helpers = helpers::view(&ctx);
     let has_helpers = helpers.is_some();
+    // Helper names are fixed by the helper specification: where a type's function has the
+    // same name, the package root exports the helper and the type's module keeps its own.
+    let mut shadowing: Vec<String> = Vec::new();
+    if let Some(h) = &helpers {
+        shadowing = h.exports.iter().filter(|n| module_names.contains(*n)).cloned().collect();
+    }
     if let Some(h) = helpers {
         files.insert("src/helpers.ts".into(), run("typescript/helpers.ts", &h)?);
     }
-    let index = Index { header: GENERATED, modules: exports, helpers: has_helpers };
+    let shadowing = (!shadowing.is_empty()).then(|| Import::new(false, shadowing, "./helpers.js"));
+    let index = Index { header: GENERATED, modules: exports, helpers: has_helpers, shadowing };
     files.insert("src/index.ts".into(), run("typescript/index.ts", &index)?);
     Ok(files)
 }
@@ -503,6 +522,8 @@ struct Index {
     header: &'static str,
     modules: Vec<String>,
     helpers: bool,
+    /// Helpers exported explicitly because a type module exports the same name.
+    shadowing: Option<Import>,
 }
 
 #[derive(Template)]

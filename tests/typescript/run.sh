@@ -28,14 +28,19 @@ trap 'rm -rf "$work"' EXIT
 pkg="$work/pkg"
 
 echo "== generate"
-(cd "$root" && CTXGEN_TS_OUT="$pkg" CTXGEN_TS_NAMES="$work/types.json" cargo test --quiet --test typescript_snapshots write_package -- --ignored >/dev/null)
+(cd "$root" && cargo run --quiet -- generate --lang typescript --out "$work/gen" >/dev/null)
+mv "$work/gen/typescript" "$pkg"
+(cd "$root" && CTXGEN_TS_OUT="$work" cargo test --quiet --test typescript_snapshots write_test_inputs -- --ignored >/dev/null)
 
-echo "== prettier --check"
-"$here/node_modules/.bin/prettier" --check "$pkg" --ignore-path /dev/null
+echo "== prettier --check (package, fixture packages, tests)"
+"$here/node_modules/.bin/prettier" --check --log-level warn --ignore-path /dev/null "$pkg" "$work/fixtures" "$here"/*.ts "$here"/*.mjs
 
-echo "== tsc --noEmit (generated package)"
+echo "== tsc --noEmit (generated package and fixture packages)"
 ln -s "$here/node_modules" "$pkg/node_modules"
 "$here/node_modules/.bin/tsc" --noEmit -p "$pkg/tsconfig.json"
+for fixture in "$work/fixtures"/*/; do
+  "$here/node_modules/.bin/tsc" --noEmit -p "$fixture/tsconfig.json"
+done
 
 echo "== tsc (tests)"
 mkdir -p "$work/tests"
@@ -46,4 +51,4 @@ echo '{"type": "module"}' >"$work/package.json"
 "$here/node_modules/.bin/tsc" -p "$work/tsconfig.json"
 
 echo "== node --test"
-CTXGEN_VECTORS="$root/tests/vectors" CTXGEN_TS_NAMES="$work/types.json" node --test --test-reporter="${CTXGEN_TEST_REPORTER:-dot}" "$work/out/tests/"*.test.js
+CTXGEN_VECTORS="$root/tests/vectors" CTXGEN_TS_NAMES="$work/names.json" node --test --test-reporter="${CTXGEN_TEST_REPORTER:-dot}" "$work/out/tests/"*.test.js

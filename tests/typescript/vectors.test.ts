@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 
-import * as pkg from "../pkg/src/index.js";
+import { ValidationError } from "../pkg/src/index.js";
 import type { Violation } from "../pkg/src/index.js";
 
 interface Case {
@@ -31,13 +31,19 @@ type Api = {
 };
 
 const root = process.env["CTXGEN_VECTORS"] ?? "tests/vectors";
-// Schema location (`common.json#/$defs/ContextPath`) → generated TypeScript type name.
+// Schema location (`common.json#/$defs/ContextPath`) → generated type name and module.
 const typeNames = JSON.parse(
-  readFileSync(process.env["CTXGEN_TS_NAMES"] ?? "types.json", "utf8"),
-) as { [location: string]: string };
-const members = pkg as unknown as { [name: string]: unknown };
-
-function api(type: string): Api {
+  readFileSync(process.env["CTXGEN_TS_NAMES"] ?? "names.json", "utf8"),
+) as { [location: string]: { name: string; module: string } };
+const modules = new Map<string, { [name: string]: unknown }>();
+for (const { module } of Object.values(typeNames)) {
+  if (!modules.has(module)) {
+    const m = (await import(`../pkg/src/${module}.js`)) as object;
+    modules.set(module, m as { [name: string]: unknown });
+  }
+}
+function api(type: string, module: string): Api {
+  const members = modules.get(module) ?? {};
   const validate = members[`validate${type}`];
   const parse = members[`parse${type}`];
   const is = members[`is${type}`];
@@ -68,11 +74,13 @@ for (const protocol of readdirSync(root).sort()) {
       readFileSync(join(dir, file), "utf8"),
     ) as VectorFile;
     describe(`${protocol}/${file} (${vectors.type})`, () => {
-      const name = typeNames[`${vectors.schema}#${vectors.pointer}`];
-      if (name === undefined) {
-        throw new Error(`no generated type for ${vectors.schema}#${vectors.pointer}`);
+      const entry = typeNames[`${vectors.schema}#${vectors.pointer}`];
+      if (entry === undefined) {
+        throw new Error(
+          `no generated type for ${vectors.schema}#${vectors.pointer}`,
+        );
       }
-      const { validate, parse, is } = api(name);
+      const { validate, parse, is } = api(entry.name, entry.module);
       for (const c of vectors.cases) {
         if (c.valid) counts.valid++;
         else counts.invalid++;
@@ -90,7 +98,7 @@ for (const protocol of readdirSync(root).sort()) {
             assert.throws(
               () => parse(c.instance),
               (e: unknown) =>
-                e instanceof pkg.ValidationError &&
+                e instanceof ValidationError &&
                 e.violations.length === got.length,
             );
           }

@@ -30,6 +30,8 @@ pub(crate) struct HelpersView {
     band_type: String,
     band_fn: String,
     bands_inline: bool,
+    /// Every name the file exports.
+    pub exports: Vec<String>,
 }
 
 struct PathHelpers {
@@ -225,6 +227,7 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
         band_type: String::new(),
         band_fn: String::new(),
         bands_inline: true,
+        exports: Vec::new(),
     };
     // Path types and the object types holding a field of such a type.
     let mut path_type = None;
@@ -451,6 +454,7 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
         v.band_fn = Ctx::lower_first(&v.band_type);
         v.bands_inline = fits(0, &format!("export type {} = {};", v.band_type, b.labels.join(" | ")));
     }
+    v.exports = exported_names(&v);
     if v.path.is_some() {
         v.imports.push(Import::new(false, vec!["codePoints".into()], "./runtime.js"));
     }
@@ -481,6 +485,44 @@ fn heck_shout(s: &str) -> String {
             out.push('_');
         }
         out.extend(c.to_uppercase());
+    }
+    out
+}
+
+/// The names `helpers.ts` exports, to settle clashes with the type modules in `index.ts`.
+fn exported_names(v: &HelpersView) -> Vec<String> {
+    let mut out: Vec<String> = vec!["HelperError".into()];
+    let mut add = |names: &[&str]| out.extend(names.iter().map(|s| s.to_string()));
+    if v.path.is_some() {
+        add(&["parseContextPath", "getRootContext", "getParentContext", "isNestedContext", "getContextDepth", "isAncestor"]);
+    }
+    if v.collections.is_some() {
+        add(&["getContextTree", "getDirectChildren", "mainContextOnly", "getRootContexts"]);
+    }
+    if v.quality.is_some() {
+        add(&["SeverityCounts", "computeQualityScore", "countIssuesBySeverity", "passesQualityGate", "checkQualityReport"]);
+    }
+    if v.handoff.is_some() {
+        add(&["isCrossSkillHandoff", "isSessionMismatch"]);
+    }
+    if v.percent.is_some() {
+        add(&["percentFull"]);
+    }
+    if v.freshness.is_some() {
+        add(&["contextFreshness"]);
+    }
+    if v.task.is_some() {
+        add(&["taskMatchScore"]);
+    }
+    if v.semver.is_some() {
+        out.push(v.sv_fn.clone());
+    }
+    if v.bands.is_some() {
+        out.push(v.band_type.clone());
+        out.push(v.band_fn.clone());
+    }
+    for f in &v.fallbacks {
+        out.extend([f.valid_fn.clone(), f.fallback_fn.clone(), f.normalize_fn.clone()]);
     }
     out
 }

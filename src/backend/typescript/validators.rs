@@ -305,7 +305,7 @@ impl Builder<'_> {
                 let test = Self::quick(*cond, "v");
                 let parts = match (then, otherwise) {
                     (Some(t), Some(e)) => {
-                        vec![format!("({test} ? !{} : !{})", Self::call(*t, "v", "at"), Self::call(*e, "v", "at"))]
+                        vec![format!("{test} ? !{} : !{}", Self::call(*t, "v", "at"), Self::call(*e, "v", "at"))]
                     }
                     (Some(t), None) => vec![test, format!("!{}", Self::call(*t, "v", "at"))],
                     (None, Some(e)) => vec![format!("!{test}"), format!("!{}", Self::call(*e, "v", "at"))],
