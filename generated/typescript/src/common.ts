@@ -8,6 +8,7 @@ import { n11, n12, n13, n14, n15 } from "./validators.js";
 
 /** A score in the closed interval [0.0, 1.0] (seed 000 quality scores, seed 002 confidence). */
 export type UnitScore = number;
+
 /** Every violation of {@link UnitScore} in `value`; empty when it is valid. */
 export function validateUnitScore(value: unknown): Violation[] {
   const r: Violation[] = [];
@@ -33,6 +34,7 @@ export function parseUnitScore(value: unknown): UnitScore {
 
 /** A whole count that cannot be negative (words, tokens, files, milliseconds, issues). The seeds type these as int/number; this schema decides they are integers >= 0. */
 export type NonNegativeInteger = number;
+
 /** Every violation of {@link NonNegativeInteger} in `value`; empty when it is valid. */
 export function validateNonNegativeInteger(value: unknown): Violation[] {
   const r: Violation[] = [];
@@ -63,6 +65,7 @@ export function parseNonNegativeInteger(value: unknown): NonNegativeInteger {
 
 /** An ISO-8601 timestamp, checked as an RFC 3339 date-time (JSON Schema format `date-time`): date, `T`, time with seconds, optional fraction, and a `Z` or `+HH:MM` offset. */
 export type DateTime = string;
+
 /** Every violation of {@link DateTime} in `value`; empty when it is valid. */
 export function validateDateTime(value: unknown): Violation[] {
   const r: Violation[] = [];
@@ -88,6 +91,7 @@ export function parseDateTime(value: unknown): DateTime {
 
 /** An ISO-8601 calendar date `YYYY-MM-DD` (JSON Schema format `date`). */
 export type DateType = string;
+
 /** Every violation of {@link DateType} in `value`; empty when it is valid. */
 export function validateDateType(value: unknown): Violation[] {
   const r: Violation[] = [];
@@ -113,6 +117,7 @@ export function parseDateType(value: unknown): DateType {
 
 /** Path-shaped context identifier (seed 001): segments of letters, digits, `_` and `-` joined by `/` (e.g. `reason-789/security/permissions`). No leading or trailing slash, no empty segment, at most 5 levels and at most 255 characters. The first segment is the root context; each further segment is a child of the path before it. */
 export type ContextPath = string;
+
 /** Every violation of {@link ContextPath} in `value`; empty when it is valid. */
 export function validateContextPath(value: unknown): Violation[] {
   const r: Violation[] = [];

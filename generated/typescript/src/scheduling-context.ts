@@ -40,6 +40,7 @@ import type { DateTime, DateType } from "./common.js";
 
 /** A score, an integer from 0 to 100. */
 export type Score = number;
+
 /** Every violation of {@link Score} in `value`; empty when it is valid. */
 export function validateScore(value: unknown): Violation[] {
   const r: Violation[] = [];
