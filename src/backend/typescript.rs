@@ -163,11 +163,19 @@ impl<'a> Ctx<'a> {
                         self.named_in(&f.ty, &mut referenced);
                         let ty = self.ts_type(&f.ty);
                         uses_json_value |= ty.contains("JsonValue");
+                        let key = prop_key(&names::field_name(Lang::TypeScript, &f.wire));
+                        let q = if f.required { "" } else { "?" };
+                        // A map type that does not fit is broken the way prettier breaks it.
+                        let map_value = match &f.ty {
+                            Ty::Map(inner) if !fits(2, &format!("{key}{q}: {ty};")) => Some(self.ts_type(inner)),
+                            _ => None,
+                        };
                         fields.push(FieldView {
                             doc: f.doc.as_deref().map(doc_text),
-                            key: prop_key(&names::field_name(Lang::TypeScript, &f.wire)),
+                            key,
                             optional: !f.required,
                             ty,
+                            map_value,
                         });
                     }
                     let index = s.extra.as_ref().map(|e| {
@@ -239,6 +247,7 @@ impl<'a> Ctx<'a> {
                 validate_break: sig("validate", "Violation[]"),
                 is_break: sig("is", &format!("value is {name}")),
                 parse_break: sig("parse", &name),
+                throw_arg_break: !fits(6, &format!("validate{name}(value),")),
                 throw_break: !fits(4, &format!("throw new ValidationError(\"{name}\", validate{name}(value));")),
                 name,
                 node: def.node,
@@ -359,7 +368,23 @@ impl<'a> Ctx<'a> {
             if default.is_none() && callee_type.is_none() {
                 continue;
             }
+            let fill_fn = match shape {
+                FillShape::One => "fillOne",
+                FillShape::Nullable => "fillNullable",
+                FillShape::Array => "fillArray",
+                FillShape::Map => "fillMap",
+            };
+            let (default_inline, call_inline) = (
+                default.as_ref().is_none_or(|d| fits(4, &format!("out[{key}] = {d};"))),
+                callee_type.is_none_or(|n| {
+                    fits(4, &format!("out[{key}] = {fill_fn}(out[{key}], {});", fill_name(&self.names[n])))
+                }),
+            );
             fields.push(FillField {
+                fill_fn,
+                test_inline: fits(2, &format!("if (out[{key}] === undefined) {{")),
+                default_inline,
+                call_inline,
                 key,
                 default,
                 callee: callee_type.map(|n| fill_name(&self.names[n])),
@@ -369,7 +394,14 @@ impl<'a> Ctx<'a> {
                 map: shape == FillShape::Map,
             });
         }
-        Some(FillView { name: fill_name(&self.names[id]), fields })
+        let name = fill_name(&self.names[id]);
+        let t = &self.names[id];
+        Some(FillView {
+            sig_break: !fits(0, &format!("export function {name}(value: {t}): {t} {{")),
+            return_break: !fits(2, &format!("return {name}(value as {t});")),
+            name,
+            fields,
+        })
     }
 
     fn is_struct(&self, id: TypeId) -> bool {
@@ -437,8 +469,8 @@ pub(crate) fn num_lit(x: f64) -> String {
 /// An identifier that can be a property key without quotes.
 fn is_ident(s: &str) -> bool {
     let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '\u{200c}' || c == '\u{200d}')
 }
 
 /// A property key in an interface or object literal.
@@ -546,6 +578,7 @@ struct TypeView {
     is_break: bool,
     parse_break: bool,
     throw_break: bool,
+    throw_arg_break: bool,
 }
 
 enum Kind {
@@ -560,16 +593,24 @@ struct FieldView {
     key: String,
     optional: bool,
     ty: String,
+    /// The value type of a map type written over several lines.
+    map_value: Option<String>,
 }
 
 struct FillView {
     name: String,
+    sig_break: bool,
+    return_break: bool,
     fields: Vec<FillField>,
 }
 
 struct FillField {
     /// The wire name as a string literal.
     key: String,
+    fill_fn: &'static str,
+    test_inline: bool,
+    default_inline: bool,
+    call_inline: bool,
     default: Option<String>,
     callee: Option<String>,
     callee_type: Option<TypeId>,

@@ -820,7 +820,7 @@ export function parseThesisContext(value: unknown): ThesisContext {
 
 /** A copy of a valid {@link ThesisContext} with schema defaults applied at every level. */
 export function withDefaultsThesisContext(value: ThesisContext): ThesisContext {
-  const out: ThesisContext = { ...value };
+  const out = { ...value };
   if (out["bibliography_keys"] === undefined) {
     out["bibliography_keys"] = [];
   }

@@ -31,6 +31,7 @@ pub(crate) struct ValidatorsView {
     header: &'static str,
     imports: Vec<Import>,
     patterns: Vec<PatternConst>,
+    keys: Vec<KeyConst>,
     consts: Vec<ListConst>,
     nodes: Vec<NodeView>,
 }
@@ -97,10 +98,21 @@ struct Builder<'c> {
     runtime: std::collections::BTreeSet<&'static str>,
     /// Locals declared so far in the current node.
     locals: usize,
+    keys: Vec<KeyConst>,
+}
+
+/// Longest property-name literal written inline; longer ones become constants.
+const MAX_INLINE_KEY: usize = 40;
+
+/// A module-level constant holding a long property name.
+pub(crate) struct KeyConst {
+    name: String,
+    value: String,
+    inline: bool,
 }
 
 pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
-    let mut b = Builder { ctx, consts: Vec::new(), runtime: Default::default(), locals: 0 };
+    let mut b = Builder { ctx, consts: Vec::new(), runtime: Default::default(), locals: 0, keys: Vec::new() };
     b.runtime.insert("report");
     let mut nodes = Vec::new();
     for (i, node) in ctx.ir.program.nodes.iter().enumerate() {
@@ -127,7 +139,7 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
         Import::new(false, runtime, "./runtime.js"),
         Import::new(true, vec!["Path".into(), "Reporter".into()], "./runtime.js"),
     ];
-    ValidatorsView { header: GENERATED, imports, patterns, consts: b.consts, nodes }
+    ValidatorsView { header: GENERATED, imports, patterns, keys: b.keys, consts: b.consts, nodes }
 }
 
 fn indent(depth: usize) -> String {
@@ -178,12 +190,29 @@ impl Builder<'_> {
 
     /// Reading a property of the object `v`.
     fn prop(&mut self, name: &str) -> String {
+        let key = self.key(name);
         if PROTO.contains(&name) {
             self.use_rt("own");
-            format!("own(v, {})", str_lit(name))
+            format!("own(v, {key})")
         } else {
-            format!("v[{}]", str_lit(name))
+            format!("v[{key}]")
         }
+    }
+
+    /// A property name in code: its literal, or for a long name a module-level constant, so
+    /// every statement that mentions it fits the print width.
+    fn key(&mut self, name: &str) -> String {
+        let lit = str_lit(name);
+        if lit.chars().count() <= MAX_INLINE_KEY {
+            return lit;
+        }
+        if let Some(k) = self.keys.iter().find(|k| k.value == lit) {
+            return k.name.clone();
+        }
+        let name = format!("S{}", self.keys.len());
+        let inline = fits(0, &format!("const {name} = {lit};"));
+        self.keys.push(KeyConst { name: name.clone(), value: lit, inline });
+        name
     }
 
     fn sub(&mut self, key: &str) -> String {
@@ -429,7 +458,8 @@ impl Builder<'_> {
                     let local = format!("p{}", self.locals);
                     self.locals += 1;
                     lines.push(Line { indent: indent(d), kind: LineKind::Const { name: local.clone(), expr: read } });
-                    let at = self.sub(&str_lit(name));
+                    let key = self.key(name);
+                    let at = self.sub(&key);
                     let call = Self::call(*n, &local, &at);
                     self.check(lines, d, vec![format!("{local} !== undefined"), format!("!{call}")], None);
                 }
@@ -460,11 +490,12 @@ impl Builder<'_> {
             Check::Required(names) => {
                 for name in names {
                     let read = self.prop(name);
+                    let key = self.key(name);
                     self.check(
                         lines,
                         d,
                         vec![format!("{read} === undefined")],
-                        Some(("at", "required", Some(str_lit(name)))),
+                        Some(("at", "required", Some(key))),
                     );
                 }
             }
@@ -490,11 +521,12 @@ impl Builder<'_> {
                     let read = self.prop(name);
                     for req in required {
                         let other = self.prop(req);
+                        let key = self.key(req);
                         self.check(
                             lines,
                             d,
                             vec![format!("{read} !== undefined"), format!("{other} === undefined")],
-                            Some(("at", "dependentRequired", Some(str_lit(req)))),
+                            Some(("at", "dependentRequired", Some(key))),
                         );
                     }
                 }
