@@ -55,6 +55,18 @@ for (const f of readdirSync(schemaDir).filter((f) => f.endsWith(".json"))) {
 }
 const ajvFor = (schema, pointer) =>
   ajv.getSchema(`https://ctxgen.dev/schemas/${schema}#${pointer}`);
+// The same with every error collected, to compare with the `validate` functions.
+const ajvAll = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajvAll);
+ajvAll.addKeyword({
+  keyword: "x-max-words",
+  type: "string",
+  schemaType: "number",
+  validate: (max, s) => (s.match(/[^ \t\n\v\f\r]+/g) ?? []).length <= max,
+});
+for (const f of readdirSync(schemaDir).filter((f) => f.endsWith(".json"))) {
+  ajvAll.addSchema(JSON.parse(readFileSync(join(schemaDir, f), "utf8")));
+}
 
 // Vectors, and a name per schema location (the generated name may differ from the vector's).
 const vectorsDir = join(root, "tests/vectors");
@@ -184,4 +196,28 @@ console.log(
 const geo = Math.exp(
   ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length,
 );
-console.log(`\ngeometric mean ratio: ${geo.toFixed(2)}`);
+console.log(
+  `\ngeometric mean ratio (is* vs ajv, valid instances): ${geo.toFixed(2)}`,
+);
+
+// Full mode: every violation of invalid instances (validate* vs ajv with allErrors).
+const invalid = [];
+for (const v of vectorFiles) {
+  const validate = pkg[`validate${v.type}`] ?? pkg[`validate${v.type}Type`];
+  const theirs = ajvAll.getSchema(
+    `https://ctxgen.dev/schemas/${v.schema}#${v.pointer}`,
+  );
+  for (const c of v.cases)
+    if (!c.valid) invalid.push([c.instance, validate, theirs]);
+}
+const fa =
+  measure(() => {
+    for (const [instance, validate] of invalid) validate(instance);
+  }) * invalid.length;
+const fb =
+  measure(() => {
+    for (const [instance, , theirs] of invalid) theirs(instance);
+  }) * invalid.length;
+console.log(
+  `all errors of ${invalid.length} invalid instances (validate* vs ajv allErrors)\n  ctxgen ${fmt(fa)} validations/s   ajv ${fmt(fb)} validations/s   ratio ${(fa / fb).toFixed(2)}`,
+);
