@@ -34,7 +34,7 @@ fn fixture_snapshots() {
     for dir in fixtures() {
         let case = dir.file_name().unwrap().to_string_lossy().into_owned();
         for (path, text) in generate(&dir) {
-            if path == "src/runtime.ts" || path == "package.json" || path == "tsconfig.json" {
+            if !path.starts_with("src/") || path == "src/runtime.ts" {
                 continue;
             }
             let name = format!("{case}__{}", path.trim_start_matches("src/").replace('/', "_"));
@@ -47,7 +47,7 @@ fn fixture_snapshots() {
 #[test]
 fn fixed_files_snapshot() {
     let files = generate(&Path::new(FIXTURES).join("objects"));
-    for path in ["src/runtime.ts", "package.json", "tsconfig.json"] {
+    for path in ["src/runtime.ts", "package.json", "tsconfig.json", "README.md"] {
         insta::assert_snapshot!(path.replace('/', "_"), files[path]);
     }
 }
@@ -95,3 +95,4 @@ fn write_test_inputs() {
         }
     }
 }
+

@@ -25,6 +25,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let mut files = Files::new();
     files.insert("package.json".into(), run("typescript/package.json", &PackageJson::new(opts))?);
     files.insert("tsconfig.json".into(), run("typescript/tsconfig.json", &TsConfig)?);
+    files.insert("README.md".into(), run("typescript/README.md", &Readme { name: opts.package.clone() })?);
     files.insert("src/runtime.ts".into(), run("typescript/runtime.ts", &Runtime { header: GENERATED })?);
     files.insert("src/validators.ts".into(), run("typescript/validators.ts", &validators::view(&ctx))?);
     let mut exports = Vec::new();
@@ -541,6 +542,12 @@ impl PackageJson {
 #[derive(Template)]
 #[template(path = "typescript/tsconfig.json.j2", escape = "none")]
 struct TsConfig;
+
+#[derive(Template)]
+#[template(path = "typescript/README.md.j2", escape = "none")]
+struct Readme {
+    name: String,
+}
 
 #[derive(Template)]
 #[template(path = "typescript/runtime.ts.j2", escape = "none")]
