@@ -28,7 +28,7 @@ trap 'rm -rf "$work"' EXIT
 pkg="$work/pkg"
 
 echo "== generate"
-(cd "$root" && cargo run --quiet -- generate --lang typescript --out "$work/gen" >/dev/null)
+(cd "$root" && cargo run --quiet --bin ctxgen -- generate --lang typescript --out "$work/gen" >/dev/null)
 mv "$work/gen/typescript" "$pkg"
 (cd "$root" && CTXGEN_TS_OUT="$work" cargo test --quiet --test typescript_snapshots write_test_inputs -- --ignored >/dev/null)
 
