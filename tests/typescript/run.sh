@@ -44,11 +44,13 @@ done
 
 echo "== tsc (tests)"
 mkdir -p "$work/tests"
-cp "$here"/*.ts "$work/tests/"
+cp "$here"/*.ts "$here"/*.test.mjs "$work/tests/"
 cp "$here/tsconfig.test.json" "$work/tsconfig.json"
 ln -s "$here/node_modules" "$work/node_modules"
 echo '{"type": "module"}' >"$work/package.json"
 "$here/node_modules/.bin/tsc" -p "$work/tsconfig.json"
 
 echo "== node --test"
-CTXGEN_VECTORS="$root/tests/vectors" CTXGEN_TS_NAMES="$work/names.json" node --test --test-reporter="${CTXGEN_TEST_REPORTER:-dot}" "$work/out/tests/"*.test.js
+CTXGEN_VECTORS="$root/tests/vectors" CTXGEN_TS_NAMES="$work/names.json" \
+  CTXGEN_TS_FIXTURES="$root/tests/fixtures/typescript" \
+  node --test --test-reporter="${CTXGEN_TEST_REPORTER:-dot}" "$work/out/tests/"*.test.js "$work/tests/"*.test.mjs
