@@ -153,7 +153,7 @@ export function n0(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["contextReport"];
-    if (p0 !== undefined && !n515(p0, sub(r, at, "contextReport"), r)) {
+    if (p0 !== undefined && !n1(p0, sub(r, at, "contextReport"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -174,22 +174,22 @@ export function n1(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["agentId"];
-    if (p0 !== undefined && !n503(p0, sub(r, at, "agentId"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "agentId"), "type", "string");
     }
     const p1 = v["reportTimestamp"];
-    if (p1 !== undefined && !n504(p1, sub(r, at, "reportTimestamp"), r)) {
+    if (p1 !== undefined && !n13(p1, sub(r, at, "reportTimestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["modelContextSize"];
-    if (p2 !== undefined && !n505(p2, sub(r, at, "modelContextSize"), r)) {
+    if (p2 !== undefined && !n12(p2, sub(r, at, "modelContextSize"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["contextWindow"];
-    if (p3 !== undefined && !n506(p3, sub(r, at, "contextWindow"), r)) {
+    if (p3 !== undefined && !n2(p3, sub(r, at, "contextWindow"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -209,12 +209,12 @@ export function n1(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p7 = v["capabilities"];
-    if (p7 !== undefined && !n510(p7, sub(r, at, "capabilities"), r)) {
+    if (p7 !== undefined && !n8(p7, sub(r, at, "capabilities"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["memoryState"];
-    if (p8 !== undefined && !n511(p8, sub(r, at, "memoryState"), r)) {
+    if (p8 !== undefined && !n9(p8, sub(r, at, "memoryState"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -255,7 +255,7 @@ export function n2(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["totalTokens"];
-    if (p0 !== undefined && !n500(p0, sub(r, at, "totalTokens"), r)) {
+    if (p0 !== undefined && !n12(p0, sub(r, at, "totalTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -265,7 +265,7 @@ export function n2(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p2 = v["availableTokens"];
-    if (p2 !== undefined && !n502(p2, sub(r, at, "availableTokens"), r)) {
+    if (p2 !== undefined && !n12(p2, sub(r, at, "availableTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -304,7 +304,7 @@ export function n4(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     for (const k in v) {
-      if (isUnknown(k, K1, []) && !n499(v[k], sub(r, at, k), r)) {
+      if (isUnknown(k, K1, []) && !n12(v[k], sub(r, at, k), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -322,37 +322,37 @@ export function n5(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["projectId"];
-    if (p0 !== undefined && !n492(p0, sub(r, at, "projectId"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "projectId"), "type", "string");
     }
     const p1 = v["projectName"];
-    if (p1 !== undefined && !n493(p1, sub(r, at, "projectName"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "projectName"), "type", "string");
     }
     const p2 = v["loadedAt"];
-    if (p2 !== undefined && !n494(p2, sub(r, at, "loadedAt"), r)) {
+    if (p2 !== undefined && !n13(p2, sub(r, at, "loadedAt"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["filesLoaded"];
-    if (p3 !== undefined && !n495(p3, sub(r, at, "filesLoaded"), r)) {
+    if (p3 !== undefined && !n12(p3, sub(r, at, "filesLoaded"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["categories"];
-    if (p4 !== undefined && !n496(p4, sub(r, at, "categories"), r)) {
+    if (p4 !== undefined && !n4(p4, sub(r, at, "categories"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["sizeInTokens"];
-    if (p5 !== undefined && !n497(p5, sub(r, at, "sizeInTokens"), r)) {
+    if (p5 !== undefined && !n12(p5, sub(r, at, "sizeInTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["freshness"];
-    if (p6 !== undefined && !n498(p6, sub(r, at, "freshness"), r)) {
+    if (p6 !== undefined && !n3(p6, sub(r, at, "freshness"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -381,27 +381,27 @@ export function n6(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["taskId"];
-    if (p0 !== undefined && !n487(p0, sub(r, at, "taskId"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "taskId"), "type", "string");
     }
     const p1 = v["taskName"];
-    if (p1 !== undefined && !n488(p1, sub(r, at, "taskName"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "taskName"), "type", "string");
     }
     const p2 = v["contextLoaded"];
-    if (p2 !== undefined && !n489(p2, sub(r, at, "contextLoaded"), r)) {
+    if (p2 !== undefined && typeof p2 !== "boolean") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "contextLoaded"), "type", "boolean");
     }
     const p3 = v["relevantFiles"];
-    if (p3 !== undefined && !n490(p3, sub(r, at, "relevantFiles"), r)) {
+    if (p3 !== undefined && !n12(p3, sub(r, at, "relevantFiles"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["tokensUsed"];
-    if (p4 !== undefined && !n491(p4, sub(r, at, "tokensUsed"), r)) {
+    if (p4 !== undefined && !n12(p4, sub(r, at, "tokensUsed"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -426,22 +426,22 @@ export function n7(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n483(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "type", "string");
     }
     const p1 = v["path"];
-    if (p1 !== undefined && !n484(p1, sub(r, at, "path"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "path"), "type", "string");
     }
     const p2 = v["sizeInTokens"];
-    if (p2 !== undefined && !n485(p2, sub(r, at, "sizeInTokens"), r)) {
+    if (p2 !== undefined && !n12(p2, sub(r, at, "sizeInTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["loadedAt"];
-    if (p3 !== undefined && !n486(p3, sub(r, at, "loadedAt"), r)) {
+    if (p3 !== undefined && !n13(p3, sub(r, at, "loadedAt"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -501,27 +501,27 @@ export function n9(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["conversationLength"];
-    if (p0 !== undefined && !n473(p0, sub(r, at, "conversationLength"), r)) {
+    if (p0 !== undefined && !n12(p0, sub(r, at, "conversationLength"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["oldestMessage"];
-    if (p1 !== undefined && !n474(p1, sub(r, at, "oldestMessage"), r)) {
+    if (p1 !== undefined && !n13(p1, sub(r, at, "oldestMessage"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["systemPromptTokens"];
-    if (p2 !== undefined && !n475(p2, sub(r, at, "systemPromptTokens"), r)) {
+    if (p2 !== undefined && !n12(p2, sub(r, at, "systemPromptTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["conversationTokens"];
-    if (p3 !== undefined && !n476(p3, sub(r, at, "conversationTokens"), r)) {
+    if (p3 !== undefined && !n12(p3, sub(r, at, "conversationTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["remainingForWork"];
-    if (p4 !== undefined && !n477(p4, sub(r, at, "remainingForWork"), r)) {
+    if (p4 !== undefined && !n12(p4, sub(r, at, "remainingForWork"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -538,12 +538,12 @@ export function n10(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["agentId"];
-    if (p0 !== undefined && !n466(p0, sub(r, at, "agentId"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "agentId"), "type", "string");
     }
     const p1 = v["contextWindow"];
-    if (p1 !== undefined && !n467(p1, sub(r, at, "contextWindow"), r)) {
+    if (p1 !== undefined && !n2(p1, sub(r, at, "contextWindow"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -558,7 +558,7 @@ export function n10(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p4 = v["capabilities"];
-    if (p4 !== undefined && !n470(p4, sub(r, at, "capabilities"), r)) {
+    if (p4 !== undefined && !n8(p4, sub(r, at, "capabilities"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -683,29 +683,29 @@ export function n16(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n461(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "id"), "type", "string");
     }
     const p1 = v["context"];
-    if (p1 !== undefined && !n462(p1, sub(r, at, "context"), r)) {
+    if (p1 !== undefined && !n15(p1, sub(r, at, "context"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["correlation_id"];
-    if (p2 !== undefined && !n463(p2, sub(r, at, "correlation_id"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "correlation_id"), "type", "string");
     }
     const p3 = v["kind"];
-    if (p3 !== undefined && !n464(p3, sub(r, at, "kind"), r)) {
+    if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "kind"), "type", "string");
     }
     const p4 = v["payload"];
-    if (p4 !== undefined && !n465(p4, sub(r, at, "payload"), r)) {
+    if (p4 !== undefined && !isObject(p4)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "payload"), "type", "object");
     }
     if (v["kind"] === undefined) {
       if (r === null) return false;
@@ -826,17 +826,17 @@ export function n24(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["methods"];
-    if (p0 !== undefined && !n458(p0, sub(r, at, "methods"), r)) {
+    if (p0 !== undefined && !n23(p0, sub(r, at, "methods"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["results"];
-    if (p1 !== undefined && !n459(p1, sub(r, at, "results"), r)) {
+    if (p1 !== undefined && !n23(p1, sub(r, at, "results"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["discussion"];
-    if (p2 !== undefined && !n460(p2, sub(r, at, "discussion"), r)) {
+    if (p2 !== undefined && !n23(p2, sub(r, at, "discussion"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -921,22 +921,22 @@ export function n29(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["heading_style"];
-    if (p0 !== undefined && !n454(p0, sub(r, at, "heading_style"), r)) {
+    if (p0 !== undefined && !n25(p0, sub(r, at, "heading_style"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["figure_prefix"];
-    if (p1 !== undefined && !n455(p1, sub(r, at, "figure_prefix"), r)) {
+    if (p1 !== undefined && !n26(p1, sub(r, at, "figure_prefix"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["table_prefix"];
-    if (p2 !== undefined && !n456(p2, sub(r, at, "table_prefix"), r)) {
+    if (p2 !== undefined && !n27(p2, sub(r, at, "table_prefix"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["equation_numbering"];
-    if (p3 !== undefined && !n457(p3, sub(r, at, "equation_numbering"), r)) {
+    if (p3 !== undefined && !n28(p3, sub(r, at, "equation_numbering"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -969,29 +969,29 @@ export function n30(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n449(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && !n21(p0, sub(r, at, "citation_style"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n450(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && !n22(p1, sub(r, at, "methodology_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["tense_rules"];
-    if (p2 !== undefined && !n451(p2, sub(r, at, "tense_rules"), r)) {
+    if (p2 !== undefined && !n24(p2, sub(r, at, "tense_rules"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["formatting"];
-    if (p3 !== undefined && !n452(p3, sub(r, at, "formatting"), r)) {
+    if (p3 !== undefined && !n29(p3, sub(r, at, "formatting"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["evidence_standards"];
-    if (p4 !== undefined && !n453(p4, sub(r, at, "evidence_standards"), r)) {
+    if (p4 !== undefined && !isObject(p4)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "evidence_standards"), "type", "object");
     }
     if (v["citation_style"] === undefined) {
       if (r === null) return false;
@@ -1014,22 +1014,22 @@ export function n31(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n445(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && !n21(p0, sub(r, at, "citation_style"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n446(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && !n22(p1, sub(r, at, "methodology_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["tense_rules"];
-    if (p2 !== undefined && !n447(p2, sub(r, at, "tense_rules"), r)) {
+    if (p2 !== undefined && !n24(p2, sub(r, at, "tense_rules"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["formatting"];
-    if (p3 !== undefined && !n448(p3, sub(r, at, "formatting"), r)) {
+    if (p3 !== undefined && !n29(p3, sub(r, at, "formatting"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1062,17 +1062,17 @@ export function n32(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n442(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && !n21(p0, sub(r, at, "citation_style"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n443(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && !n22(p1, sub(r, at, "methodology_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["tense_for_section"];
-    if (p2 !== undefined && !n444(p2, sub(r, at, "tense_for_section"), r)) {
+    if (p2 !== undefined && !n23(p2, sub(r, at, "tense_for_section"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1101,24 +1101,24 @@ export function n33(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["term"];
-    if (p0 !== undefined && !n438(p0, sub(r, at, "term"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "term"), "type", "string");
     }
     const p1 = v["definition"];
-    if (p1 !== undefined && !n439(p1, sub(r, at, "definition"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "definition"), "type", "string");
     }
     const p2 = v["abbreviation"];
-    if (p2 !== undefined && !n440(p2, sub(r, at, "abbreviation"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "abbreviation"), "type", "string");
     }
     const p3 = v["first_use_chapter"];
-    if (p3 !== undefined && !n441(p3, sub(r, at, "first_use_chapter"), r)) {
+    if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "first_use_chapter"), "type", "string");
     }
     if (v["term"] === undefined) {
       if (r === null) return false;
@@ -1141,22 +1141,22 @@ export function n34(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["chapter_id"];
-    if (p0 !== undefined && !n432(p0, sub(r, at, "chapter_id"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_id"), "type", "string");
     }
     const p1 = v["chapter_title"];
-    if (p1 !== undefined && !n433(p1, sub(r, at, "chapter_title"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_title"), "type", "string");
     }
     const p2 = v["chapter_type"];
-    if (p2 !== undefined && !n434(p2, sub(r, at, "chapter_type"), r)) {
+    if (p2 !== undefined && !n18(p2, sub(r, at, "chapter_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["word_budget"];
-    if (p3 !== undefined && !n435(p3, sub(r, at, "word_budget"), r)) {
+    if (p3 !== undefined && !n12(p3, sub(r, at, "word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1198,12 +1198,12 @@ export function n35(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["chapter_id"];
-    if (p0 !== undefined && !n423(p0, sub(r, at, "chapter_id"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_id"), "type", "string");
     }
     const p1 = v["status"];
-    if (p1 !== undefined && !n424(p1, sub(r, at, "status"), r)) {
+    if (p1 !== undefined && !n19(p1, sub(r, at, "status"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1264,7 +1264,7 @@ export function n36(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["total"];
-    if (p0 !== undefined && !n420(p0, sub(r, at, "total"), r)) {
+    if (p0 !== undefined && !n12(p0, sub(r, at, "total"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1294,17 +1294,17 @@ export function n37(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["project_id"];
-    if (p0 !== undefined && !n396(p0, sub(r, at, "project_id"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "project_id"), "type", "string");
     }
     const p1 = v["title"];
-    if (p1 !== undefined && !n397(p1, sub(r, at, "title"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "title"), "type", "string");
     }
     const p2 = v["document_type"];
-    if (p2 !== undefined && !n398(p2, sub(r, at, "document_type"), r)) {
+    if (p2 !== undefined && !n17(p2, sub(r, at, "document_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1319,9 +1319,9 @@ export function n37(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p5 = v["hypothesis"];
-    if (p5 !== undefined && !n401(p5, sub(r, at, "hypothesis"), r)) {
+    if (p5 !== undefined && typeof p5 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "hypothesis"), "type", "string");
     }
     const p6 = v["terminology_glossary"];
     if (p6 !== undefined && !n402(p6, sub(r, at, "terminology_glossary"), r)) {
@@ -1329,7 +1329,7 @@ export function n37(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p7 = v["style_guide"];
-    if (p7 !== undefined && !n403(p7, sub(r, at, "style_guide"), r)) {
+    if (p7 !== undefined && !n30(p7, sub(r, at, "style_guide"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1354,7 +1354,7 @@ export function n37(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p12 = v["word_budget"];
-    if (p12 !== undefined && !n408(p12, sub(r, at, "word_budget"), r)) {
+    if (p12 !== undefined && !n36(p12, sub(r, at, "word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1364,17 +1364,17 @@ export function n37(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p14 = v["submission_deadline"];
-    if (p14 !== undefined && !n410(p14, sub(r, at, "submission_deadline"), r)) {
+    if (p14 !== undefined && !n14(p14, sub(r, at, "submission_deadline"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p15 = v["created"];
-    if (p15 !== undefined && !n411(p15, sub(r, at, "created"), r)) {
+    if (p15 !== undefined && !n13(p15, sub(r, at, "created"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p16 = v["last_updated"];
-    if (p16 !== undefined && !n412(p16, sub(r, at, "last_updated"), r)) {
+    if (p16 !== undefined && !n13(p16, sub(r, at, "last_updated"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1419,17 +1419,17 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["section_id"];
-    if (p0 !== undefined && !n389(p0, sub(r, at, "section_id"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "section_id"), "type", "string");
     }
     const p1 = v["section_title"];
-    if (p1 !== undefined && !n390(p1, sub(r, at, "section_title"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "section_title"), "type", "string");
     }
     const p2 = v["word_budget"];
-    if (p2 !== undefined && !n391(p2, sub(r, at, "word_budget"), r)) {
+    if (p2 !== undefined && !n12(p2, sub(r, at, "word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1439,12 +1439,12 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p4 = v["writer_type"];
-    if (p4 !== undefined && !n393(p4, sub(r, at, "writer_type"), r)) {
+    if (p4 !== undefined && typeof p4 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "writer_type"), "type", "string");
     }
     const p5 = v["status"];
-    if (p5 !== undefined && !n394(p5, sub(r, at, "status"), r)) {
+    if (p5 !== undefined && !n20(p5, sub(r, at, "status"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1490,14 +1490,14 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p1 = v["project_id"];
-    if (p1 !== undefined && !n364(p1, sub(r, at, "project_id"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "project_id"), "type", "string");
     }
     const p2 = v["document_title"];
-    if (p2 !== undefined && !n365(p2, sub(r, at, "document_title"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "document_title"), "type", "string");
     }
     const p3 = v["chapter_number"];
     if (p3 !== undefined && !n366(p3, sub(r, at, "chapter_number"), r)) {
@@ -1505,17 +1505,17 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p4 = v["chapter_id"];
-    if (p4 !== undefined && !n367(p4, sub(r, at, "chapter_id"), r)) {
+    if (p4 !== undefined && typeof p4 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_id"), "type", "string");
     }
     const p5 = v["chapter_title"];
-    if (p5 !== undefined && !n368(p5, sub(r, at, "chapter_title"), r)) {
+    if (p5 !== undefined && typeof p5 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_title"), "type", "string");
     }
     const p6 = v["chapter_type"];
-    if (p6 !== undefined && !n369(p6, sub(r, at, "chapter_type"), r)) {
+    if (p6 !== undefined && !n18(p6, sub(r, at, "chapter_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1546,20 +1546,14 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p11 = v["preceding_chapter_summary"];
-    if (
-      p11 !== undefined &&
-      !n374(p11, sub(r, at, "preceding_chapter_summary"), r)
-    ) {
+    if (p11 !== undefined && typeof p11 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "preceding_chapter_summary"), "type", "string");
     }
     const p12 = v["following_chapter_preview"];
-    if (
-      p12 !== undefined &&
-      !n375(p12, sub(r, at, "following_chapter_preview"), r)
-    ) {
+    if (p12 !== undefined && typeof p12 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "following_chapter_preview"), "type", "string");
     }
     const p13 = v["terminology_subset"];
     if (p13 !== undefined && !n376(p13, sub(r, at, "terminology_subset"), r)) {
@@ -1567,7 +1561,7 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p14 = v["style_guide"];
-    if (p14 !== undefined && !n377(p14, sub(r, at, "style_guide"), r)) {
+    if (p14 !== undefined && !n31(p14, sub(r, at, "style_guide"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1582,14 +1576,14 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p17 = v["word_budget"];
-    if (p17 !== undefined && !n380(p17, sub(r, at, "word_budget"), r)) {
+    if (p17 !== undefined && !n12(p17, sub(r, at, "word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p18 = v["remaining_budget"];
-    if (p18 !== undefined && !n381(p18, sub(r, at, "remaining_budget"), r)) {
+    if (p18 !== undefined && !Number.isInteger(p18)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "remaining_budget"), "type", "integer");
     }
     if (v["parent_summary"] === undefined) {
       if (r === null) return false;
@@ -1677,34 +1671,34 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p1 = v["project_id"];
-    if (p1 !== undefined && !n337(p1, sub(r, at, "project_id"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "project_id"), "type", "string");
     }
     const p2 = v["chapter_id"];
-    if (p2 !== undefined && !n338(p2, sub(r, at, "chapter_id"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_id"), "type", "string");
     }
     const p3 = v["chapter_title"];
-    if (p3 !== undefined && !n339(p3, sub(r, at, "chapter_title"), r)) {
+    if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_title"), "type", "string");
     }
     const p4 = v["section_id"];
-    if (p4 !== undefined && !n340(p4, sub(r, at, "section_id"), r)) {
+    if (p4 !== undefined && typeof p4 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "section_id"), "type", "string");
     }
     const p5 = v["section_title"];
-    if (p5 !== undefined && !n341(p5, sub(r, at, "section_title"), r)) {
+    if (p5 !== undefined && typeof p5 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "section_title"), "type", "string");
     }
     const p6 = v["section_number"];
-    if (p6 !== undefined && !n342(p6, sub(r, at, "section_number"), r)) {
+    if (p6 !== undefined && typeof p6 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "section_number"), "type", "string");
     }
     const p7 = v["section_objectives"];
     if (p7 !== undefined && !n343(p7, sub(r, at, "section_objectives"), r)) {
@@ -1717,20 +1711,14 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p9 = v["preceding_section_summary"];
-    if (
-      p9 !== undefined &&
-      !n345(p9, sub(r, at, "preceding_section_summary"), r)
-    ) {
+    if (p9 !== undefined && typeof p9 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "preceding_section_summary"), "type", "string");
     }
     const p10 = v["following_section_preview"];
-    if (
-      p10 !== undefined &&
-      !n346(p10, sub(r, at, "following_section_preview"), r)
-    ) {
+    if (p10 !== undefined && typeof p10 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "following_section_preview"), "type", "string");
     }
     const p11 = v["relevant_research_files"];
     if (
@@ -1766,12 +1754,12 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p17 = v["style_guide"];
-    if (p17 !== undefined && !n353(p17, sub(r, at, "style_guide"), r)) {
+    if (p17 !== undefined && !n32(p17, sub(r, at, "style_guide"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p18 = v["word_budget"];
-    if (p18 !== undefined && !n354(p18, sub(r, at, "word_budget"), r)) {
+    if (p18 !== undefined && !n12(p18, sub(r, at, "word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1884,27 +1872,27 @@ export function n43(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["consistency"];
-    if (p0 !== undefined && !n331(p0, sub(r, at, "consistency"), r)) {
+    if (p0 !== undefined && !n11(p0, sub(r, at, "consistency"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["cross_references"];
-    if (p1 !== undefined && !n332(p1, sub(r, at, "cross_references"), r)) {
+    if (p1 !== undefined && !n11(p1, sub(r, at, "cross_references"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["argument_quality"];
-    if (p2 !== undefined && !n333(p2, sub(r, at, "argument_quality"), r)) {
+    if (p2 !== undefined && !n11(p2, sub(r, at, "argument_quality"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["citation_accuracy"];
-    if (p3 !== undefined && !n334(p3, sub(r, at, "citation_accuracy"), r)) {
+    if (p3 !== undefined && !n11(p3, sub(r, at, "citation_accuracy"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["formatting"];
-    if (p4 !== undefined && !n335(p4, sub(r, at, "formatting"), r)) {
+    if (p4 !== undefined && !n11(p4, sub(r, at, "formatting"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1921,39 +1909,39 @@ export function n44(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["issue_id"];
-    if (p0 !== undefined && !n324(p0, sub(r, at, "issue_id"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "issue_id"), "type", "string");
     }
     const p1 = v["severity"];
-    if (p1 !== undefined && !n325(p1, sub(r, at, "severity"), r)) {
+    if (p1 !== undefined && !n42(p1, sub(r, at, "severity"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["category"];
-    if (p2 !== undefined && !n326(p2, sub(r, at, "category"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "category"), "type", "string");
     }
     const p3 = v["location"];
-    if (p3 !== undefined && !n327(p3, sub(r, at, "location"), r)) {
+    if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "location"), "type", "string");
     }
     const p4 = v["description"];
-    if (p4 !== undefined && !n328(p4, sub(r, at, "description"), r)) {
+    if (p4 !== undefined && typeof p4 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "description"), "type", "string");
     }
     const p5 = v["recommendation"];
-    if (p5 !== undefined && !n329(p5, sub(r, at, "recommendation"), r)) {
+    if (p5 !== undefined && typeof p5 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "recommendation"), "type", "string");
     }
     const p6 = v["auto_fixable"];
-    if (p6 !== undefined && !n330(p6, sub(r, at, "auto_fixable"), r)) {
+    if (p6 !== undefined && typeof p6 !== "boolean") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "auto_fixable"), "type", "boolean");
     }
     if (v["issue_id"] === undefined) {
       if (r === null) return false;
@@ -1996,19 +1984,19 @@ export function n45(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["thesis_context"];
-    if (p0 !== undefined && !n321(p0, sub(r, at, "thesis_context"), r)) {
+    if (p0 !== undefined && typeof p0 !== "boolean") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "thesis_context"), "type", "boolean");
     }
     const p1 = v["chapter_context"];
-    if (p1 !== undefined && !n322(p1, sub(r, at, "chapter_context"), r)) {
+    if (p1 !== undefined && typeof p1 !== "boolean") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_context"), "type", "boolean");
     }
     const p2 = v["section_context"];
-    if (p2 !== undefined && !n323(p2, sub(r, at, "section_context"), r)) {
+    if (p2 !== undefined && typeof p2 !== "boolean") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "section_context"), "type", "boolean");
     }
     if (v["thesis_context"] === undefined) {
       if (r === null) return false;
@@ -2035,47 +2023,47 @@ export function n46(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["report_id"];
-    if (p0 !== undefined && !n304(p0, sub(r, at, "report_id"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "report_id"), "type", "string");
     }
     const p1 = v["agent_id"];
-    if (p1 !== undefined && !n305(p1, sub(r, at, "agent_id"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "agent_id"), "type", "string");
     }
     const p2 = v["target_file"];
-    if (p2 !== undefined && !n306(p2, sub(r, at, "target_file"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "target_file"), "type", "string");
     }
     const p3 = v["target_type"];
-    if (p3 !== undefined && !n307(p3, sub(r, at, "target_type"), r)) {
+    if (p3 !== undefined && !n41(p3, sub(r, at, "target_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["timestamp"];
-    if (p4 !== undefined && !n308(p4, sub(r, at, "timestamp"), r)) {
+    if (p4 !== undefined && !n13(p4, sub(r, at, "timestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["duration_ms"];
-    if (p5 !== undefined && !n309(p5, sub(r, at, "duration_ms"), r)) {
+    if (p5 !== undefined && !n12(p5, sub(r, at, "duration_ms"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["passed"];
-    if (p6 !== undefined && !n310(p6, sub(r, at, "passed"), r)) {
+    if (p6 !== undefined && typeof p6 !== "boolean") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "passed"), "type", "boolean");
     }
     const p7 = v["score"];
-    if (p7 !== undefined && !n311(p7, sub(r, at, "score"), r)) {
+    if (p7 !== undefined && !n11(p7, sub(r, at, "score"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["category_scores"];
-    if (p8 !== undefined && !n312(p8, sub(r, at, "category_scores"), r)) {
+    if (p8 !== undefined && !n43(p8, sub(r, at, "category_scores"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2085,32 +2073,32 @@ export function n46(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p10 = v["summary"];
-    if (p10 !== undefined && !n314(p10, sub(r, at, "summary"), r)) {
+    if (p10 !== undefined && typeof p10 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "summary"), "type", "string");
     }
     const p11 = v["critical_count"];
-    if (p11 !== undefined && !n315(p11, sub(r, at, "critical_count"), r)) {
+    if (p11 !== undefined && !n12(p11, sub(r, at, "critical_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p12 = v["major_count"];
-    if (p12 !== undefined && !n316(p12, sub(r, at, "major_count"), r)) {
+    if (p12 !== undefined && !n12(p12, sub(r, at, "major_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p13 = v["minor_count"];
-    if (p13 !== undefined && !n317(p13, sub(r, at, "minor_count"), r)) {
+    if (p13 !== undefined && !n12(p13, sub(r, at, "minor_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p14 = v["suggestion_count"];
-    if (p14 !== undefined && !n318(p14, sub(r, at, "suggestion_count"), r)) {
+    if (p14 !== undefined && !n12(p14, sub(r, at, "suggestion_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p15 = v["context_used"];
-    if (p15 !== undefined && !n319(p15, sub(r, at, "context_used"), r)) {
+    if (p15 !== undefined && !n45(p15, sub(r, at, "context_used"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2225,7 +2213,7 @@ export function n49(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["date"];
-    if (p0 !== undefined && !n302(p0, sub(r, at, "date"), r)) {
+    if (p0 !== undefined && !n14(p0, sub(r, at, "date"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2355,9 +2343,9 @@ export function n57(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["attendee_message"];
-    if (p0 !== undefined && !n299(p0, sub(r, at, "attendee_message"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "attendee_message"), "type", "string");
     }
     const p1 = v["alternatives_proposed"];
     if (p1 !== undefined && !n300(p1, sub(r, at, "alternatives_proposed"), r)) {
@@ -2389,14 +2377,14 @@ export function n58(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["attendee_message"];
-    if (p0 !== undefined && !n297(p0, sub(r, at, "attendee_message"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "attendee_message"), "type", "string");
     }
     const p1 = v["unusual_reason"];
-    if (p1 !== undefined && !n298(p1, sub(r, at, "unusual_reason"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "unusual_reason"), "type", "string");
     }
     if (hasUnknown(v, K24, [])) {
       if (r === null) return false;
@@ -2423,14 +2411,14 @@ export function n59(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["attendee_message"];
-    if (p0 !== undefined && !n295(p0, sub(r, at, "attendee_message"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "attendee_message"), "type", "string");
     }
     const p1 = v["uncertainty_reason"];
-    if (p1 !== undefined && !n296(p1, sub(r, at, "uncertainty_reason"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "uncertainty_reason"), "type", "string");
     }
     if (hasUnknown(v, K25, [])) {
       if (r === null) return false;
@@ -2497,7 +2485,7 @@ export function n60(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n233(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && !n50(p0, sub(r, at, "type"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2507,9 +2495,9 @@ export function n60(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p2 = v["metadata"];
-    if (p2 !== undefined && !n235(p2, sub(r, at, "metadata"), r)) {
+    if (p2 !== undefined && !isObject(p2)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "metadata"), "type", "object");
     }
     if (v["type"] === undefined) {
       if (r === null) return false;
@@ -2617,9 +2605,9 @@ export function n66(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["conflict_summary"];
-    if (p0 !== undefined && !n230(p0, sub(r, at, "conflict_summary"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "conflict_summary"), "type", "string");
     }
     if (hasUnknown(v, K31, [])) {
       if (r === null) return false;
@@ -2666,19 +2654,19 @@ export function n67(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n192(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && !n61(p0, sub(r, at, "type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n193(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
     }
     const p2 = v["metadata"];
-    if (p2 !== undefined && !n194(p2, sub(r, at, "metadata"), r)) {
+    if (p2 !== undefined && !isObject(p2)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "metadata"), "type", "object");
     }
     if (v["type"] === undefined) {
       if (r === null) return false;
@@ -2705,22 +2693,22 @@ export function n68(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["score"];
-    if (p0 !== undefined && !n186(p0, sub(r, at, "score"), r)) {
+    if (p0 !== undefined && !n47(p0, sub(r, at, "score"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["reason"];
-    if (p1 !== undefined && !n187(p1, sub(r, at, "reason"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "reason"), "type", "string");
     }
     const p2 = v["engagement"];
-    if (p2 !== undefined && !n188(p2, sub(r, at, "engagement"), r)) {
+    if (p2 !== undefined && !n48(p2, sub(r, at, "engagement"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["next_action"];
-    if (p3 !== undefined && !n189(p3, sub(r, at, "next_action"), r)) {
+    if (p3 !== undefined && !n60(p3, sub(r, at, "next_action"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2765,17 +2753,17 @@ export function n69(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["score"];
-    if (p0 !== undefined && !n183(p0, sub(r, at, "score"), r)) {
+    if (p0 !== undefined && !n47(p0, sub(r, at, "score"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["reason"];
-    if (p1 !== undefined && !n184(p1, sub(r, at, "reason"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "reason"), "type", "string");
     }
     const p2 = v["next_action"];
-    if (p2 !== undefined && !n185(p2, sub(r, at, "next_action"), r)) {
+    if (p2 !== undefined && !n67(p2, sub(r, at, "next_action"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2804,12 +2792,12 @@ export function n70(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["start"];
-    if (p0 !== undefined && !n181(p0, sub(r, at, "start"), r)) {
+    if (p0 !== undefined && !n13(p0, sub(r, at, "start"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["end"];
-    if (p1 !== undefined && !n182(p1, sub(r, at, "end"), r)) {
+    if (p1 !== undefined && !n13(p1, sub(r, at, "end"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2834,24 +2822,24 @@ export function n71(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["attendee_email"];
-    if (p0 !== undefined && !n174(p0, sub(r, at, "attendee_email"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "attendee_email"), "type", "string");
     }
     const p1 = v["attendee_name"];
-    if (p1 !== undefined && !n175(p1, sub(r, at, "attendee_name"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "attendee_name"), "type", "string");
     }
     const p2 = v["is_internal"];
-    if (p2 !== undefined && !n176(p2, sub(r, at, "is_internal"), r)) {
+    if (p2 !== undefined && typeof p2 !== "boolean") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "is_internal"), "type", "boolean");
     }
     const p3 = v["is_optional"];
-    if (p3 !== undefined && !n177(p3, sub(r, at, "is_optional"), r)) {
+    if (p3 !== undefined && typeof p3 !== "boolean") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "is_optional"), "type", "boolean");
     }
     const p4 = v["attendee_analysis"];
     if (p4 !== undefined && !n178(p4, sub(r, at, "attendee_analysis"), r)) {
@@ -2887,9 +2875,9 @@ export function n72(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["title"];
-    if (p0 !== undefined && !n162(p0, sub(r, at, "title"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "title"), "type", "string");
     }
     const p1 = v["duration"];
     if (p1 !== undefined && !n163(p1, sub(r, at, "duration"), r)) {
@@ -2897,24 +2885,24 @@ export function n72(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p2 = v["location"];
-    if (p2 !== undefined && !n164(p2, sub(r, at, "location"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "location"), "type", "string");
     }
     const p3 = v["timezone"];
-    if (p3 !== undefined && !n165(p3, sub(r, at, "timezone"), r)) {
+    if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "timezone"), "type", "string");
     }
     const p4 = v["date"];
-    if (p4 !== undefined && !n166(p4, sub(r, at, "date"), r)) {
+    if (p4 !== undefined && !n70(p4, sub(r, at, "date"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["private"];
-    if (p5 !== undefined && !n167(p5, sub(r, at, "private"), r)) {
+    if (p5 !== undefined && typeof p5 !== "boolean") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "private"), "type", "boolean");
     }
     const p6 = v["attendees"];
     if (p6 !== undefined && !n168(p6, sub(r, at, "attendees"), r)) {
@@ -2922,7 +2910,7 @@ export function n72(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p7 = v["created_at"];
-    if (p7 !== undefined && !n169(p7, sub(r, at, "created_at"), r)) {
+    if (p7 !== undefined && !n13(p7, sub(r, at, "created_at"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2994,22 +2982,22 @@ export function n74(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["direction"];
-    if (p0 !== undefined && !n158(p0, sub(r, at, "direction"), r)) {
+    if (p0 !== undefined && !n73(p0, sub(r, at, "direction"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["email"];
-    if (p1 !== undefined && !n159(p1, sub(r, at, "email"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "email"), "type", "string");
     }
     const p2 = v["content"];
-    if (p2 !== undefined && !n160(p2, sub(r, at, "content"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "content"), "type", "string");
     }
     const p3 = v["timestamp"];
-    if (p3 !== undefined && !n161(p3, sub(r, at, "timestamp"), r)) {
+    if (p3 !== undefined && !n13(p3, sub(r, at, "timestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3042,24 +3030,24 @@ export function n75(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["attendee_email"];
-    if (p0 !== undefined && !n148(p0, sub(r, at, "attendee_email"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "attendee_email"), "type", "string");
     }
     const p1 = v["attendee_name"];
-    if (p1 !== undefined && !n149(p1, sub(r, at, "attendee_name"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "attendee_name"), "type", "string");
     }
     const p2 = v["is_internal"];
-    if (p2 !== undefined && !n150(p2, sub(r, at, "is_internal"), r)) {
+    if (p2 !== undefined && typeof p2 !== "boolean") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "is_internal"), "type", "boolean");
     }
     const p3 = v["is_optional"];
-    if (p3 !== undefined && !n151(p3, sub(r, at, "is_optional"), r)) {
+    if (p3 !== undefined && typeof p3 !== "boolean") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "is_optional"), "type", "boolean");
     }
     const p4 = v["conv_history"];
     if (p4 !== undefined && !n152(p4, sub(r, at, "conv_history"), r)) {
@@ -3113,12 +3101,12 @@ export function n76(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["attendee_analysis"];
-    if (p0 !== undefined && !n145(p0, sub(r, at, "attendee_analysis"), r)) {
+    if (p0 !== undefined && !n68(p0, sub(r, at, "attendee_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["event_analysis"];
-    if (p1 !== undefined && !n146(p1, sub(r, at, "event_analysis"), r)) {
+    if (p1 !== undefined && !n69(p1, sub(r, at, "event_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3157,32 +3145,32 @@ export function n77(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p1 = v["session_id"];
-    if (p1 !== undefined && !n139(p1, sub(r, at, "session_id"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "session_id"), "type", "string");
     }
     const p2 = v["source_agent"];
-    if (p2 !== undefined && !n140(p2, sub(r, at, "source_agent"), r)) {
+    if (p2 !== undefined && !n81(p2, sub(r, at, "source_agent"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["target_agent"];
-    if (p3 !== undefined && !n141(p3, sub(r, at, "target_agent"), r)) {
+    if (p3 !== undefined && !n81(p3, sub(r, at, "target_agent"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["timestamp"];
-    if (p4 !== undefined && !n142(p4, sub(r, at, "timestamp"), r)) {
+    if (p4 !== undefined && !n13(p4, sub(r, at, "timestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["payload"];
-    if (p5 !== undefined && !n143(p5, sub(r, at, "payload"), r)) {
+    if (p5 !== undefined && !n89(p5, sub(r, at, "payload"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["trace"];
-    if (p6 !== undefined && !n144(p6, sub(r, at, "trace"), r)) {
+    if (p6 !== undefined && !n90(p6, sub(r, at, "trace"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3282,17 +3270,17 @@ export function n81(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p1 = v["family"];
-    if (p1 !== undefined && !n120(p1, sub(r, at, "family"), r)) {
+    if (p1 !== undefined && !n78(p1, sub(r, at, "family"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["cognitive_mode"];
-    if (p2 !== undefined && !n121(p2, sub(r, at, "cognitive_mode"), r)) {
+    if (p2 !== undefined && !n79(p2, sub(r, at, "cognitive_mode"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["model"];
-    if (p3 !== undefined && !n122(p3, sub(r, at, "model"), r)) {
+    if (p3 !== undefined && !n80(p3, sub(r, at, "model"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3322,9 +3310,9 @@ export function n82(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p1 = v["summary"];
-    if (p1 !== undefined && !n118(p1, sub(r, at, "summary"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "summary"), "type", "string");
     }
     if (v["id"] === undefined) {
       if (r === null) return false;
@@ -3352,9 +3340,9 @@ export function n83(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p1 = v["question"];
-    if (p1 !== undefined && !n116(p1, sub(r, at, "question"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "question"), "type", "string");
     }
     if (v["id"] === undefined) {
       if (r === null) return false;
@@ -3382,9 +3370,9 @@ export function n84(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p1 = v["description"];
-    if (p1 !== undefined && !n114(p1, sub(r, at, "description"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "description"), "type", "string");
     }
     if (v["id"] === undefined) {
       if (r === null) return false;
@@ -3407,22 +3395,22 @@ export function n85(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["source_quality"];
-    if (p0 !== undefined && !n109(p0, sub(r, at, "source_quality"), r)) {
+    if (p0 !== undefined && !n11(p0, sub(r, at, "source_quality"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["completeness"];
-    if (p1 !== undefined && !n110(p1, sub(r, at, "completeness"), r)) {
+    if (p1 !== undefined && !n11(p1, sub(r, at, "completeness"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["accuracy"];
-    if (p2 !== undefined && !n111(p2, sub(r, at, "accuracy"), r)) {
+    if (p2 !== undefined && !n11(p2, sub(r, at, "accuracy"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["relevance"];
-    if (p3 !== undefined && !n112(p3, sub(r, at, "relevance"), r)) {
+    if (p3 !== undefined && !n11(p3, sub(r, at, "relevance"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3439,17 +3427,17 @@ export function n86(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["overall"];
-    if (p0 !== undefined && !n106(p0, sub(r, at, "overall"), r)) {
+    if (p0 !== undefined && !n11(p0, sub(r, at, "overall"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["reasoning"];
-    if (p1 !== undefined && !n107(p1, sub(r, at, "reasoning"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "reasoning"), "type", "string");
     }
     const p2 = v["breakdown"];
-    if (p2 !== undefined && !n108(p2, sub(r, at, "breakdown"), r)) {
+    if (p2 !== undefined && !n85(p2, sub(r, at, "breakdown"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3484,7 +3472,7 @@ export function n88(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n104(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && !n87(p0, sub(r, at, "type"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3529,7 +3517,7 @@ export function n89(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p3 = v["confidence"];
-    if (p3 !== undefined && !n95(p3, sub(r, at, "confidence"), r)) {
+    if (p3 !== undefined && !n86(p3, sub(r, at, "confidence"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3539,9 +3527,9 @@ export function n89(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p5 = v["context"];
-    if (p5 !== undefined && !n97(p5, sub(r, at, "context"), r)) {
+    if (p5 !== undefined && !isObject(p5)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "context"), "type", "object");
     }
     const p6 = v["recommendations"];
     if (p6 !== undefined && !n98(p6, sub(r, at, "recommendations"), r)) {
@@ -3610,7 +3598,7 @@ export function n92(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n103(v[i], sub(r, at, i), r)) {
+      if (!n82(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -3628,7 +3616,7 @@ export function n93(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n102(v[i], sub(r, at, i), r)) {
+      if (!n83(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -3646,7 +3634,7 @@ export function n94(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n101(v[i], sub(r, at, i), r)) {
+      if (!n84(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -3674,7 +3662,7 @@ export function n96(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n100(v[i], sub(r, at, i), r)) {
+      if (!n88(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -3702,9 +3690,9 @@ export function n98(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n99(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -4333,7 +4321,7 @@ export function n152(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n157(v[i], sub(r, at, i), r)) {
+      if (!n74(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -4361,7 +4349,7 @@ export function n153(v: unknown, at: Path, r: Reporter): boolean {
 /** schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis */
 export function n154(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
-  if (!n155(v, null, null) && !n156(v, null, null)) {
+  if (!n68(v, null, null) && !n156(v, null, null)) {
     if (r === null) return false;
     ok = report(r, at, "anyOf");
   }
@@ -4513,7 +4501,7 @@ export function n168(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n173(v[i], sub(r, at, i), r)) {
+      if (!n71(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -4535,7 +4523,7 @@ export function n169(v: unknown, at: Path, r: Reporter): boolean {
 /** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis */
 export function n170(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
-  if (!n171(v, null, null) && !n172(v, null, null)) {
+  if (!n69(v, null, null) && !n172(v, null, null)) {
     if (r === null) return false;
     ok = report(r, at, "anyOf");
   }
@@ -4615,7 +4603,7 @@ export function n177(v: unknown, at: Path, r: Reporter): boolean {
 /** schemas/scheduling-context.json#/$defs/Attendee/properties/attendee_analysis */
 export function n178(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
-  if (!n179(v, null, null) && !n180(v, null, null)) {
+  if (!n68(v, null, null) && !n180(v, null, null)) {
     if (r === null) return false;
     ok = report(r, at, "anyOf");
   }
@@ -4741,7 +4729,7 @@ export function n190(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n191(v[i], sub(r, at, i), r)) {
+      if (!n49(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -4872,12 +4860,12 @@ export function n202(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n203(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && !n64(p0, sub(r, at, "subtype"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n204(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4946,7 +4934,7 @@ export function n207(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n208(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n66(p0, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5015,7 +5003,7 @@ export function n212(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n213(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n65(p0, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5084,7 +5072,7 @@ export function n217(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n218(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n56(p0, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5144,7 +5132,7 @@ export function n222(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n223(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && !n63(p0, sub(r, at, "subtype"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5194,12 +5182,12 @@ export function n226(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n227(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && !n62(p0, sub(r, at, "subtype"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n228(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5256,9 +5244,9 @@ export function n231(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n232(v[i], sub(r, at, i), r)) {
+      if (!isObject(v[i])) {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "object");
       }
     }
   }
@@ -5427,12 +5415,12 @@ export function n247(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n248(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && !n55(p0, sub(r, at, "subtype"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n249(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5501,7 +5489,7 @@ export function n252(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n253(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n59(p0, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5570,7 +5558,7 @@ export function n257(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n258(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n58(p0, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5639,7 +5627,7 @@ export function n262(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n263(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n57(p0, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5699,7 +5687,7 @@ export function n267(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n268(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && !n54(p0, sub(r, at, "subtype"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5749,12 +5737,12 @@ export function n271(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n272(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && !n53(p0, sub(r, at, "subtype"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n273(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5819,7 +5807,7 @@ export function n276(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n278(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5879,12 +5867,12 @@ export function n281(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n282(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && !n52(p0, sub(r, at, "subtype"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n283(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5944,12 +5932,12 @@ export function n286(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n287(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && !n51(p0, sub(r, at, "subtype"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n288(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -6014,7 +6002,7 @@ export function n291(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n293(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -6111,9 +6099,9 @@ export function n300(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n301(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6260,7 +6248,7 @@ export function n313(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n320(v[i], sub(r, at, i), r)) {
+      if (!n44(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -6574,9 +6562,9 @@ export function n343(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n362(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6592,9 +6580,9 @@ export function n344(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n361(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6630,9 +6618,9 @@ export function n347(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n360(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6648,9 +6636,9 @@ export function n348(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n359(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6666,9 +6654,9 @@ export function n349(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n358(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6684,9 +6672,9 @@ export function n350(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n357(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6702,9 +6690,9 @@ export function n351(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n356(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6720,9 +6708,9 @@ export function n352(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n355(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6920,9 +6908,9 @@ export function n370(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n388(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6938,9 +6926,9 @@ export function n371(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n387(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6956,9 +6944,9 @@ export function n372(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n386(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -6974,7 +6962,7 @@ export function n373(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n385(v[i], sub(r, at, i), r)) {
+      if (!n38(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -7012,7 +7000,7 @@ export function n376(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n384(v[i], sub(r, at, i), r)) {
+      if (!n33(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -7040,9 +7028,9 @@ export function n378(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n383(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -7058,9 +7046,9 @@ export function n379(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n382(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -7196,9 +7184,9 @@ export function n392(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n395(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -7274,9 +7262,9 @@ export function n399(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n419(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -7292,9 +7280,9 @@ export function n400(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n418(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -7320,7 +7308,7 @@ export function n402(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n417(v[i], sub(r, at, i), r)) {
+      if (!n33(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -7348,7 +7336,7 @@ export function n404(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n416(v[i], sub(r, at, i), r)) {
+      if (!n34(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -7366,7 +7354,7 @@ export function n405(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n415(v[i], sub(r, at, i), r)) {
+      if (!n35(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -7384,9 +7372,9 @@ export function n406(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n414(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -7402,9 +7390,9 @@ export function n407(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n413(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -7550,7 +7538,7 @@ export function n421(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     for (const k in v) {
-      if (isUnknown(k, K38, []) && !n422(v[k], sub(r, at, k), r)) {
+      if (isUnknown(k, K38, []) && !n12(v[k], sub(r, at, k), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -7614,9 +7602,9 @@ export function n426(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n431(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -7632,9 +7620,9 @@ export function n427(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n430(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -7650,9 +7638,9 @@ export function n428(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n429(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -7738,9 +7726,9 @@ export function n436(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n437(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -8066,7 +8054,7 @@ export function n468(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n472(v[i], sub(r, at, i), r)) {
+      if (!n5(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -8084,7 +8072,7 @@ export function n469(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n471(v[i], sub(r, at, i), r)) {
+      if (!n6(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -8186,9 +8174,9 @@ export function n478(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, at, "uniqueItems");
     }
     for (let i = 0; i < v.length; i++) {
-      if (!n482(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -8208,9 +8196,9 @@ export function n479(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, at, "uniqueItems");
     }
     for (let i = 0; i < v.length; i++) {
-      if (!n481(v[i], sub(r, at, i), r)) {
+      if (typeof v[i] !== "string") {
         if (r === null) return false;
-        ok = false;
+        ok = report(r, sub(r, at, i), "type", "string");
       }
     }
   }
@@ -8512,7 +8500,7 @@ export function n507(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n514(v[i], sub(r, at, i), r)) {
+      if (!n5(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -8530,7 +8518,7 @@ export function n508(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n513(v[i], sub(r, at, i), r)) {
+      if (!n6(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -8548,7 +8536,7 @@ export function n509(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n512(v[i], sub(r, at, i), r)) {
+      if (!n7(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }

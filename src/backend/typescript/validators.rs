@@ -178,14 +178,25 @@ impl Builder<'_> {
         lines.push(Line { indent: indent(depth), kind: LineKind::Check { cond, report } });
     }
 
+    /// The node a call goes to: nodes that only forward to another node (`$ref`) are skipped.
+    fn target(&self, mut node: usize) -> usize {
+        for _ in 0..64 {
+            match self.ctx.ir.program.nodes[node].checks.as_slice() {
+                [Check::Ref(next)] if *next != node => node = *next,
+                _ => break,
+            }
+        }
+        node
+    }
+
     /// A child-node call that reports through `r`.
-    fn call(node: usize, value: &str, at: &str) -> String {
-        format!("n{node}({value}, {at}, r)")
+    fn call(&self, node: usize, value: &str, at: &str) -> String {
+        format!("n{}({value}, {at}, r)", self.target(node))
     }
 
     /// A child-node call in quick mode.
-    fn quick(node: usize, value: &str) -> String {
-        format!("n{node}({value}, null, null)")
+    fn quick(&self, node: usize, value: &str) -> String {
+        format!("n{}({value}, null, null)", self.target(node))
     }
 
     /// Reading a property of the object `v`.
@@ -318,26 +329,26 @@ impl Builder<'_> {
                 };
                 self.check(lines, d, vec![cond], Some(("at", "enum", None)));
             }
-            Check::Ref(n) => self.check(lines, d, vec![format!("!{}", Self::call(*n, "v", "at"))], None),
+            Check::Ref(n) => self.check(lines, d, vec![format!("!{}", self.call(*n, "v", "at"))], None),
             Check::AnyOf(ns) => {
-                let parts: Vec<String> = ns.iter().map(|n| format!("!{}", Self::quick(*n, "v"))).collect();
+                let parts: Vec<String> = ns.iter().map(|n| format!("!{}", self.quick(*n, "v"))).collect();
                 self.check(lines, d, parts, Some(("at", "anyOf", None)));
             }
             Check::OneOf(ns) => {
-                let items: Vec<String> = ns.iter().map(|n| format!("n{n}")).collect();
+                let items: Vec<String> = ns.iter().map(|n| format!("n{}", self.target(*n))).collect();
                 let name = self.list_const("B", "", "", items);
                 self.use_rt("countMatches");
                 self.check(lines, d, vec![format!("countMatches(v, {name}) !== 1")], Some(("at", "oneOf", None)));
             }
-            Check::Not(n) => self.check(lines, d, vec![Self::quick(*n, "v")], Some(("at", "not", None))),
+            Check::Not(n) => self.check(lines, d, vec![self.quick(*n, "v")], Some(("at", "not", None))),
             Check::IfThenElse { cond, then, otherwise } => {
-                let test = Self::quick(*cond, "v");
+                let test = self.quick(*cond, "v");
                 let parts = match (then, otherwise) {
                     (Some(t), Some(e)) => {
-                        vec![format!("{test} ? !{} : !{}", Self::call(*t, "v", "at"), Self::call(*e, "v", "at"))]
+                        vec![format!("{test} ? !{} : !{}", self.call(*t, "v", "at"), self.call(*e, "v", "at"))]
                     }
-                    (Some(t), None) => vec![test, format!("!{}", Self::call(*t, "v", "at"))],
-                    (None, Some(e)) => vec![format!("!{test}"), format!("!{}", Self::call(*e, "v", "at"))],
+                    (Some(t), None) => vec![test, format!("!{}", self.call(*t, "v", "at"))],
+                    (None, Some(e)) => vec![format!("!{test}"), format!("!{}", self.call(*e, "v", "at"))],
                     (None, None) => return,
                 };
                 self.check(lines, d, parts, None);
@@ -361,6 +372,34 @@ impl Builder<'_> {
             JsonType::Number => "typeof v === \"number\"".into(),
             JsonType::String => "typeof v === \"string\"".into(),
             JsonType::Integer => "Number.isInteger(v)".into(),
+        }
+    }
+
+    /// The failing test of a single JSON type on a value expression.
+    fn type_fail(&mut self, t: JsonType, value: &str) -> String {
+        match t {
+            JsonType::Null => format!("{value} !== null"),
+            JsonType::Boolean => format!("typeof {value} !== \"boolean\""),
+            JsonType::Object => {
+                self.use_rt("isObject");
+                format!("!isObject({value})")
+            }
+            JsonType::Array => {
+                self.use_rt("isArray");
+                format!("!isArray({value})")
+            }
+            JsonType::Number => format!("typeof {value} !== \"number\""),
+            JsonType::String => format!("typeof {value} !== \"string\""),
+            JsonType::Integer => format!("!Number.isInteger({value})"),
+        }
+    }
+
+    /// The type of a child node that checks nothing but one JSON type: such a node is
+    /// checked inline instead of called.
+    fn leaf_type(&self, node: usize) -> Option<JsonType> {
+        match self.ctx.ir.program.nodes[self.target(node)].checks.as_slice() {
+            [Check::Type(ts)] if ts.len() == 1 => Some(ts[0]),
+            _ => None,
         }
     }
 
@@ -422,14 +461,19 @@ impl Builder<'_> {
             Check::PrefixItems(ns) => {
                 for (i, n) in ns.iter().enumerate() {
                     let at = self.sub(&i.to_string());
-                    let call = Self::call(*n, &format!("v[{i}]"), &at);
+                    let call = self.call(*n, &format!("v[{i}]"), &at);
                     self.check(lines, d, vec![format!("v.length > {i}"), format!("!{call}")], None);
                 }
             }
             Check::Items { from, node } => {
                 lines.push(Line { indent: indent(d), kind: LineKind::Items { from: *from } });
                 let at = self.sub("i");
-                self.check(lines, d + 1, vec![format!("!{}", Self::call(*node, "v[i]", &at))], None);
+                if let Some(t) = self.leaf_type(*node) {
+                    let fail = self.type_fail(t, "v[i]");
+                    self.check(lines, d + 1, vec![fail], Some((&at, "type", Some(str_lit(t.as_str())))));
+                } else {
+                    self.check(lines, d + 1, vec![format!("!{}", self.call(*node, "v[i]", &at))], None);
+                }
                 lines.push(Line { indent: indent(d), kind: LineKind::Close });
             }
             Check::NoItems { from, keyword } => {
@@ -442,7 +486,7 @@ impl Builder<'_> {
                 self.use_rt("countValid");
                 lines.push(Line {
                     indent: indent(d),
-                    kind: LineKind::Const { name: "c".into(), expr: format!("countValid(v, n{node})") },
+                    kind: LineKind::Const { name: "c".into(), expr: format!("countValid(v, n{})", self.target(*node)) },
                 });
                 self.check(lines, d, vec![format!("c < {min}")], Some(("at", "contains", Some(min.to_string()))));
                 if let Some(m) = max {
@@ -460,7 +504,14 @@ impl Builder<'_> {
                     lines.push(Line { indent: indent(d), kind: LineKind::Const { name: local.clone(), expr: read } });
                     let key = self.key(name);
                     let at = self.sub(&key);
-                    let call = Self::call(*n, &local, &at);
+                    if let Some(t) = self.leaf_type(*n) {
+                        let fail = self.type_fail(t, &local);
+                        let param = str_lit(t.as_str());
+                        let parts = vec![format!("{local} !== undefined"), fail];
+                        self.check(lines, d, parts, Some((&at, "type", Some(param))));
+                        continue;
+                    }
+                    let call = self.call(*n, &local, &at);
                     self.check(lines, d, vec![format!("{local} !== undefined"), format!("!{call}")], None);
                 }
             }
@@ -468,7 +519,7 @@ impl Builder<'_> {
                 lines.push(Line { indent: indent(d), kind: LineKind::Keys });
                 for (p, n) in ps {
                     let at = self.sub("k");
-                    let call = Self::call(*n, "v[k]", &at);
+                    let call = self.call(*n, "v[k]", &at);
                     self.check(lines, d + 1, vec![format!("P{p}.test(k)"), format!("!{call}")], None);
                 }
                 lines.push(Line { indent: indent(d), kind: LineKind::Close });
@@ -478,7 +529,7 @@ impl Builder<'_> {
                 self.use_rt("isUnknown");
                 lines.push(Line { indent: indent(d), kind: LineKind::Keys });
                 let at = self.sub("k");
-                let call = Self::call(*node, "v[k]", &at);
+                let call = self.call(*node, "v[k]", &at);
                 self.check(lines, d + 1, vec![format!("isUnknown(k, {k}, {ps})"), format!("!{call}")], None);
                 lines.push(Line { indent: indent(d), kind: LineKind::Close });
             }
@@ -513,7 +564,7 @@ impl Builder<'_> {
             ),
             Check::PropertyNames(n) => {
                 lines.push(Line { indent: indent(d), kind: LineKind::Keys });
-                self.check(lines, d + 1, vec![format!("!{}", Self::quick(*n, "k"))], Some(("at", "propertyNames", Some("k".into()))));
+                self.check(lines, d + 1, vec![format!("!{}", self.quick(*n, "k"))], Some(("at", "propertyNames", Some("k".into()))));
                 lines.push(Line { indent: indent(d), kind: LineKind::Close });
             }
             Check::DependentRequired(deps) => {
@@ -534,7 +585,7 @@ impl Builder<'_> {
             Check::DependentSchemas(deps) => {
                 for (name, n) in deps {
                     let read = self.prop(name);
-                    self.check(lines, d, vec![format!("{read} !== undefined"), format!("!{}", Self::call(*n, "v", "at"))], None);
+                    self.check(lines, d, vec![format!("{read} !== undefined"), format!("!{}", self.call(*n, "v", "at"))], None);
                 }
             }
             _ => unreachable!("untyped checks are not grouped"),
