@@ -171,12 +171,23 @@ impl<'a> Ctx<'a> {
                             Ty::Map(inner) if !fits(2, &format!("{key}{q}: {ty};")) => Some(self.ts_type(inner)),
                             _ => None,
                         };
+                        // A union that does not fit goes one member per line, as prettier does,
+                        // except a single type name or null, which prettier keeps on the line.
+                        let split: Vec<String> = ty.split(" | ").map(str::to_string).collect();
+                        let hugs = split.len() == 2 && split[1] == "null" && is_ident(&split[0]);
+                        let members = (map_value.is_none()
+                            && !hugs
+                            && split.len() > 1
+                            && !fits(2, &format!("{key}{q}: {ty};"))
+                            && !ty.contains(['{', '(']))
+                        .then_some(split);
                         fields.push(FieldView {
                             doc: f.doc.as_deref().map(doc_text),
                             key,
                             optional: !f.required,
                             ty,
                             map_value,
+                            members,
                         });
                     }
                     let index = s.extra.as_ref().map(|e| {
@@ -602,6 +613,8 @@ struct FieldView {
     ty: String,
     /// The value type of a map type written over several lines.
     map_value: Option<String>,
+    /// The members of a union type written over several lines.
+    members: Option<Vec<String>>,
 }
 
 struct FillView {
