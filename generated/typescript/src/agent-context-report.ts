@@ -4,7 +4,19 @@
 
 import { ValidationError } from "./runtime.js";
 import type { Violation } from "./runtime.js";
-import { n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10 } from "./validators.js";
+import {
+  n0,
+  n1,
+  n5,
+  n8,
+  n9,
+  n10,
+  n12,
+  n15,
+  n16,
+  n19,
+  n20,
+} from "./validators.js";
 import type { DateTime, NonNegativeInteger } from "./common.js";
 
 /** The message an agent sends on connect: a single `contextReport`. */
@@ -99,13 +111,13 @@ export interface ContextWindow {
 /** Every violation of {@link ContextWindow} in `value`; empty when it is valid. */
 export function validateContextWindow(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n2(value, null, r);
+  n5(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ContextWindow}. */
 export function isContextWindow(value: unknown): value is ContextWindow {
-  return n2(value, null, null);
+  return n5(value, null, null);
 }
 
 /**
@@ -113,7 +125,7 @@ export function isContextWindow(value: unknown): value is ContextWindow {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseContextWindow(value: unknown): ContextWindow {
-  if (!n2(value, null, null)) {
+  if (!n5(value, null, null)) {
     throw new ValidationError("ContextWindow", validateContextWindow(value));
   }
   return value as ContextWindow;
@@ -128,13 +140,13 @@ export const FreshnessValues: readonly Freshness[] = ["HOT", "WARM", "COLD"];
 /** Every violation of {@link Freshness} in `value`; empty when it is valid. */
 export function validateFreshness(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n3(value, null, r);
+  n10(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Freshness}. */
 export function isFreshness(value: unknown): value is Freshness {
-  return n3(value, null, null);
+  return n10(value, null, null);
 }
 
 /**
@@ -142,7 +154,7 @@ export function isFreshness(value: unknown): value is Freshness {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseFreshness(value: unknown): Freshness {
-  if (!n3(value, null, null)) {
+  if (!n10(value, null, null)) {
     throw new ValidationError("Freshness", validateFreshness(value));
   }
   return value as Freshness;
@@ -157,7 +169,7 @@ export interface FileCategoryCounts {
 /** Every violation of {@link FileCategoryCounts} in `value`; empty when it is valid. */
 export function validateFileCategoryCounts(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n4(value, null, r);
+  n9(value, null, r);
   return r;
 }
 
@@ -165,7 +177,7 @@ export function validateFileCategoryCounts(value: unknown): Violation[] {
 export function isFileCategoryCounts(
   value: unknown,
 ): value is FileCategoryCounts {
-  return n4(value, null, null);
+  return n9(value, null, null);
 }
 
 /**
@@ -173,7 +185,7 @@ export function isFileCategoryCounts(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseFileCategoryCounts(value: unknown): FileCategoryCounts {
-  if (!n4(value, null, null)) {
+  if (!n9(value, null, null)) {
     throw new ValidationError(
       "FileCategoryCounts",
       validateFileCategoryCounts(value),
@@ -203,13 +215,13 @@ export interface LoadedProject {
 /** Every violation of {@link LoadedProject} in `value`; empty when it is valid. */
 export function validateLoadedProject(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n5(value, null, r);
+  n8(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link LoadedProject}. */
 export function isLoadedProject(value: unknown): value is LoadedProject {
-  return n5(value, null, null);
+  return n8(value, null, null);
 }
 
 /**
@@ -217,7 +229,7 @@ export function isLoadedProject(value: unknown): value is LoadedProject {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseLoadedProject(value: unknown): LoadedProject {
-  if (!n5(value, null, null)) {
+  if (!n8(value, null, null)) {
     throw new ValidationError("LoadedProject", validateLoadedProject(value));
   }
   return value as LoadedProject;
@@ -240,13 +252,13 @@ export interface LoadedTask {
 /** Every violation of {@link LoadedTask} in `value`; empty when it is valid. */
 export function validateLoadedTask(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n6(value, null, r);
+  n12(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link LoadedTask}. */
 export function isLoadedTask(value: unknown): value is LoadedTask {
-  return n6(value, null, null);
+  return n12(value, null, null);
 }
 
 /**
@@ -254,7 +266,7 @@ export function isLoadedTask(value: unknown): value is LoadedTask {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseLoadedTask(value: unknown): LoadedTask {
-  if (!n6(value, null, null)) {
+  if (!n12(value, null, null)) {
     throw new ValidationError("LoadedTask", validateLoadedTask(value));
   }
   return value as LoadedTask;
@@ -275,13 +287,13 @@ export interface LoadedDocument {
 /** Every violation of {@link LoadedDocument} in `value`; empty when it is valid. */
 export function validateLoadedDocument(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n7(value, null, r);
+  n15(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link LoadedDocument}. */
 export function isLoadedDocument(value: unknown): value is LoadedDocument {
-  return n7(value, null, null);
+  return n15(value, null, null);
 }
 
 /**
@@ -289,7 +301,7 @@ export function isLoadedDocument(value: unknown): value is LoadedDocument {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseLoadedDocument(value: unknown): LoadedDocument {
-  if (!n7(value, null, null)) {
+  if (!n15(value, null, null)) {
     throw new ValidationError("LoadedDocument", validateLoadedDocument(value));
   }
   return value as LoadedDocument;
@@ -308,13 +320,13 @@ export interface Capabilities {
 /** Every violation of {@link Capabilities} in `value`; empty when it is valid. */
 export function validateCapabilities(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n8(value, null, r);
+  n16(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Capabilities}. */
 export function isCapabilities(value: unknown): value is Capabilities {
-  return n8(value, null, null);
+  return n16(value, null, null);
 }
 
 /**
@@ -322,7 +334,7 @@ export function isCapabilities(value: unknown): value is Capabilities {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCapabilities(value: unknown): Capabilities {
-  if (!n8(value, null, null)) {
+  if (!n16(value, null, null)) {
     throw new ValidationError("Capabilities", validateCapabilities(value));
   }
   return value as Capabilities;
@@ -345,13 +357,13 @@ export interface MemoryState {
 /** Every violation of {@link MemoryState} in `value`; empty when it is valid. */
 export function validateMemoryState(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n9(value, null, r);
+  n19(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link MemoryState}. */
 export function isMemoryState(value: unknown): value is MemoryState {
-  return n9(value, null, null);
+  return n19(value, null, null);
 }
 
 /**
@@ -359,7 +371,7 @@ export function isMemoryState(value: unknown): value is MemoryState {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseMemoryState(value: unknown): MemoryState {
-  if (!n9(value, null, null)) {
+  if (!n19(value, null, null)) {
     throw new ValidationError("MemoryState", validateMemoryState(value));
   }
   return value as MemoryState;
@@ -382,7 +394,7 @@ export interface ReportContextInput {
 /** Every violation of {@link ReportContextInput} in `value`; empty when it is valid. */
 export function validateReportContextInput(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n10(value, null, r);
+  n20(value, null, r);
   return r;
 }
 
@@ -390,7 +402,7 @@ export function validateReportContextInput(value: unknown): Violation[] {
 export function isReportContextInput(
   value: unknown,
 ): value is ReportContextInput {
-  return n10(value, null, null);
+  return n20(value, null, null);
 }
 
 /**
@@ -398,7 +410,7 @@ export function isReportContextInput(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseReportContextInput(value: unknown): ReportContextInput {
-  if (!n10(value, null, null)) {
+  if (!n20(value, null, null)) {
     throw new ValidationError(
       "ReportContextInput",
       validateReportContextInput(value),

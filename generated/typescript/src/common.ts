@@ -4,7 +4,7 @@
 
 import { ValidationError } from "./runtime.js";
 import type { Violation } from "./runtime.js";
-import { n11, n12, n13, n14, n15 } from "./validators.js";
+import { n3, n4, n21, n22, n23 } from "./validators.js";
 
 /** A score in the closed interval [0.0, 1.0] (seed 000 quality scores, seed 002 confidence). */
 export type UnitScore = number;
@@ -12,13 +12,13 @@ export type UnitScore = number;
 /** Every violation of {@link UnitScore} in `value`; empty when it is valid. */
 export function validateUnitScore(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n11(value, null, r);
+  n21(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link UnitScore}. */
 export function isUnitScore(value: unknown): value is UnitScore {
-  return n11(value, null, null);
+  return n21(value, null, null);
 }
 
 /**
@@ -26,7 +26,7 @@ export function isUnitScore(value: unknown): value is UnitScore {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseUnitScore(value: unknown): UnitScore {
-  if (!n11(value, null, null)) {
+  if (!n21(value, null, null)) {
     throw new ValidationError("UnitScore", validateUnitScore(value));
   }
   return value as UnitScore;
@@ -38,7 +38,7 @@ export type NonNegativeInteger = number;
 /** Every violation of {@link NonNegativeInteger} in `value`; empty when it is valid. */
 export function validateNonNegativeInteger(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n12(value, null, r);
+  n4(value, null, r);
   return r;
 }
 
@@ -46,7 +46,7 @@ export function validateNonNegativeInteger(value: unknown): Violation[] {
 export function isNonNegativeInteger(
   value: unknown,
 ): value is NonNegativeInteger {
-  return n12(value, null, null);
+  return n4(value, null, null);
 }
 
 /**
@@ -54,7 +54,7 @@ export function isNonNegativeInteger(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseNonNegativeInteger(value: unknown): NonNegativeInteger {
-  if (!n12(value, null, null)) {
+  if (!n4(value, null, null)) {
     throw new ValidationError(
       "NonNegativeInteger",
       validateNonNegativeInteger(value),
@@ -69,13 +69,13 @@ export type DateTime = string;
 /** Every violation of {@link DateTime} in `value`; empty when it is valid. */
 export function validateDateTime(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n13(value, null, r);
+  n3(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link DateTime}. */
 export function isDateTime(value: unknown): value is DateTime {
-  return n13(value, null, null);
+  return n3(value, null, null);
 }
 
 /**
@@ -83,7 +83,7 @@ export function isDateTime(value: unknown): value is DateTime {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseDateTime(value: unknown): DateTime {
-  if (!n13(value, null, null)) {
+  if (!n3(value, null, null)) {
     throw new ValidationError("DateTime", validateDateTime(value));
   }
   return value as DateTime;
@@ -95,13 +95,13 @@ export type DateType = string;
 /** Every violation of {@link DateType} in `value`; empty when it is valid. */
 export function validateDateType(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n14(value, null, r);
+  n22(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link DateType}. */
 export function isDateType(value: unknown): value is DateType {
-  return n14(value, null, null);
+  return n22(value, null, null);
 }
 
 /**
@@ -109,7 +109,7 @@ export function isDateType(value: unknown): value is DateType {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseDateType(value: unknown): DateType {
-  if (!n14(value, null, null)) {
+  if (!n22(value, null, null)) {
     throw new ValidationError("DateType", validateDateType(value));
   }
   return value as DateType;
@@ -121,13 +121,13 @@ export type ContextPath = string;
 /** Every violation of {@link ContextPath} in `value`; empty when it is valid. */
 export function validateContextPath(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n15(value, null, r);
+  n23(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ContextPath}. */
 export function isContextPath(value: unknown): value is ContextPath {
-  return n15(value, null, null);
+  return n23(value, null, null);
 }
 
 /**
@@ -135,7 +135,7 @@ export function isContextPath(value: unknown): value is ContextPath {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseContextPath(value: unknown): ContextPath {
-  if (!n15(value, null, null)) {
+  if (!n23(value, null, null)) {
     throw new ValidationError("ContextPath", validateContextPath(value));
   }
   return value as ContextPath;

@@ -4,7 +4,7 @@
 
 import { ValidationError } from "./runtime.js";
 import type { JsonValue, Violation } from "./runtime.js";
-import { n16 } from "./validators.js";
+import { n24 } from "./validators.js";
 import type { ContextPath } from "./common.js";
 
 /** A protocol message envelope (seed 001, ADR-p4m) with the optional path-shaped `context` field. Only the envelope fields the seed shows are described; the envelope is open, so other envelope fields are allowed. */
@@ -24,13 +24,13 @@ export interface MessageEnvelope {
 /** Every violation of {@link MessageEnvelope} in `value`; empty when it is valid. */
 export function validateMessageEnvelope(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n16(value, null, r);
+  n24(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link MessageEnvelope}. */
 export function isMessageEnvelope(value: unknown): value is MessageEnvelope {
-  return n16(value, null, null);
+  return n24(value, null, null);
 }
 
 /**
@@ -38,7 +38,7 @@ export function isMessageEnvelope(value: unknown): value is MessageEnvelope {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseMessageEnvelope(value: unknown): MessageEnvelope {
-  if (!n16(value, null, null)) {
+  if (!n24(value, null, null)) {
     throw new ValidationError(
       "MessageEnvelope",
       validateMessageEnvelope(value),

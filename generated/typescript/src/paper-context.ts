@@ -5,15 +5,6 @@
 import { ValidationError } from "./runtime.js";
 import type { JsonValue, Violation } from "./runtime.js";
 import {
-  n17,
-  n18,
-  n19,
-  n20,
-  n21,
-  n22,
-  n23,
-  n24,
-  n25,
   n26,
   n27,
   n28,
@@ -32,9 +23,18 @@ import {
   n41,
   n42,
   n43,
-  n44,
   n45,
-  n46,
+  n47,
+  n48,
+  n53,
+  n54,
+  n59,
+  n61,
+  n62,
+  n63,
+  n64,
+  n65,
+  n66,
 } from "./validators.js";
 import type {
   DateTime,
@@ -52,13 +52,13 @@ export const DocumentTypeValues: readonly DocumentType[] = ["thesis", "paper"];
 /** Every violation of {@link DocumentType} in `value`; empty when it is valid. */
 export function validateDocumentType(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n17(value, null, r);
+  n26(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link DocumentType}. */
 export function isDocumentType(value: unknown): value is DocumentType {
-  return n17(value, null, null);
+  return n26(value, null, null);
 }
 
 /**
@@ -66,7 +66,7 @@ export function isDocumentType(value: unknown): value is DocumentType {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseDocumentType(value: unknown): DocumentType {
-  if (!n17(value, null, null)) {
+  if (!n26(value, null, null)) {
     throw new ValidationError("DocumentType", validateDocumentType(value));
   }
   return value as DocumentType;
@@ -96,13 +96,13 @@ export const ChapterTypeValues: readonly ChapterType[] = [
 /** Every violation of {@link ChapterType} in `value`; empty when it is valid. */
 export function validateChapterType(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n18(value, null, r);
+  n27(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ChapterType}. */
 export function isChapterType(value: unknown): value is ChapterType {
-  return n18(value, null, null);
+  return n27(value, null, null);
 }
 
 /**
@@ -110,7 +110,7 @@ export function isChapterType(value: unknown): value is ChapterType {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterType(value: unknown): ChapterType {
-  if (!n18(value, null, null)) {
+  if (!n27(value, null, null)) {
     throw new ValidationError("ChapterType", validateChapterType(value));
   }
   return value as ChapterType;
@@ -136,13 +136,13 @@ export const ChapterStatusValues: readonly ChapterStatus[] = [
 /** Every violation of {@link ChapterStatus} in `value`; empty when it is valid. */
 export function validateChapterStatus(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n19(value, null, r);
+  n28(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ChapterStatus}. */
 export function isChapterStatus(value: unknown): value is ChapterStatus {
-  return n19(value, null, null);
+  return n28(value, null, null);
 }
 
 /**
@@ -150,7 +150,7 @@ export function isChapterStatus(value: unknown): value is ChapterStatus {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterStatus(value: unknown): ChapterStatus {
-  if (!n19(value, null, null)) {
+  if (!n28(value, null, null)) {
     throw new ValidationError("ChapterStatus", validateChapterStatus(value));
   }
   return value as ChapterStatus;
@@ -170,13 +170,13 @@ export const SectionStatusValues: readonly SectionStatus[] = [
 /** Every violation of {@link SectionStatus} in `value`; empty when it is valid. */
 export function validateSectionStatus(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n20(value, null, r);
+  n29(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link SectionStatus}. */
 export function isSectionStatus(value: unknown): value is SectionStatus {
-  return n20(value, null, null);
+  return n29(value, null, null);
 }
 
 /**
@@ -184,7 +184,7 @@ export function isSectionStatus(value: unknown): value is SectionStatus {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSectionStatus(value: unknown): SectionStatus {
-  if (!n20(value, null, null)) {
+  if (!n29(value, null, null)) {
     throw new ValidationError("SectionStatus", validateSectionStatus(value));
   }
   return value as SectionStatus;
@@ -212,13 +212,13 @@ export const CitationStyleValues: readonly CitationStyle[] = [
 /** Every violation of {@link CitationStyle} in `value`; empty when it is valid. */
 export function validateCitationStyle(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n21(value, null, r);
+  n30(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link CitationStyle}. */
 export function isCitationStyle(value: unknown): value is CitationStyle {
-  return n21(value, null, null);
+  return n30(value, null, null);
 }
 
 /**
@@ -226,7 +226,7 @@ export function isCitationStyle(value: unknown): value is CitationStyle {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCitationStyle(value: unknown): CitationStyle {
-  if (!n21(value, null, null)) {
+  if (!n30(value, null, null)) {
     throw new ValidationError("CitationStyle", validateCitationStyle(value));
   }
   return value as CitationStyle;
@@ -252,13 +252,13 @@ export const MethodologyTypeValues: readonly MethodologyType[] = [
 /** Every violation of {@link MethodologyType} in `value`; empty when it is valid. */
 export function validateMethodologyType(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n22(value, null, r);
+  n31(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link MethodologyType}. */
 export function isMethodologyType(value: unknown): value is MethodologyType {
-  return n22(value, null, null);
+  return n31(value, null, null);
 }
 
 /**
@@ -266,7 +266,7 @@ export function isMethodologyType(value: unknown): value is MethodologyType {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseMethodologyType(value: unknown): MethodologyType {
-  if (!n22(value, null, null)) {
+  if (!n31(value, null, null)) {
     throw new ValidationError(
       "MethodologyType",
       validateMethodologyType(value),
@@ -284,13 +284,13 @@ export const TenseValues: readonly Tense[] = ["past", "present"];
 /** Every violation of {@link Tense} in `value`; empty when it is valid. */
 export function validateTense(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n23(value, null, r);
+  n32(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Tense}. */
 export function isTense(value: unknown): value is Tense {
-  return n23(value, null, null);
+  return n32(value, null, null);
 }
 
 /**
@@ -298,7 +298,7 @@ export function isTense(value: unknown): value is Tense {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseTense(value: unknown): Tense {
-  if (!n23(value, null, null)) {
+  if (!n32(value, null, null)) {
     throw new ValidationError("Tense", validateTense(value));
   }
   return value as Tense;
@@ -317,13 +317,13 @@ export interface TenseRules {
 /** Every violation of {@link TenseRules} in `value`; empty when it is valid. */
 export function validateTenseRules(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n24(value, null, r);
+  n33(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link TenseRules}. */
 export function isTenseRules(value: unknown): value is TenseRules {
-  return n24(value, null, null);
+  return n33(value, null, null);
 }
 
 /**
@@ -331,7 +331,7 @@ export function isTenseRules(value: unknown): value is TenseRules {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseTenseRules(value: unknown): TenseRules {
-  if (!n24(value, null, null)) {
+  if (!n33(value, null, null)) {
     throw new ValidationError("TenseRules", validateTenseRules(value));
   }
   return value as TenseRules;
@@ -350,13 +350,13 @@ export const HeadingStyleValues: readonly HeadingStyle[] = [
 /** Every violation of {@link HeadingStyle} in `value`; empty when it is valid. */
 export function validateHeadingStyle(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n25(value, null, r);
+  n34(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link HeadingStyle}. */
 export function isHeadingStyle(value: unknown): value is HeadingStyle {
-  return n25(value, null, null);
+  return n34(value, null, null);
 }
 
 /**
@@ -364,7 +364,7 @@ export function isHeadingStyle(value: unknown): value is HeadingStyle {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseHeadingStyle(value: unknown): HeadingStyle {
-  if (!n25(value, null, null)) {
+  if (!n34(value, null, null)) {
     throw new ValidationError("HeadingStyle", validateHeadingStyle(value));
   }
   return value as HeadingStyle;
@@ -379,13 +379,13 @@ export const FigurePrefixValues: readonly FigurePrefix[] = ["Figure", "Fig."];
 /** Every violation of {@link FigurePrefix} in `value`; empty when it is valid. */
 export function validateFigurePrefix(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n26(value, null, r);
+  n35(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link FigurePrefix}. */
 export function isFigurePrefix(value: unknown): value is FigurePrefix {
-  return n26(value, null, null);
+  return n35(value, null, null);
 }
 
 /**
@@ -393,7 +393,7 @@ export function isFigurePrefix(value: unknown): value is FigurePrefix {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseFigurePrefix(value: unknown): FigurePrefix {
-  if (!n26(value, null, null)) {
+  if (!n35(value, null, null)) {
     throw new ValidationError("FigurePrefix", validateFigurePrefix(value));
   }
   return value as FigurePrefix;
@@ -408,13 +408,13 @@ export const TablePrefixValues: readonly TablePrefix[] = ["Table"];
 /** Every violation of {@link TablePrefix} in `value`; empty when it is valid. */
 export function validateTablePrefix(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n27(value, null, r);
+  n36(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link TablePrefix}. */
 export function isTablePrefix(value: unknown): value is TablePrefix {
-  return n27(value, null, null);
+  return n36(value, null, null);
 }
 
 /**
@@ -422,7 +422,7 @@ export function isTablePrefix(value: unknown): value is TablePrefix {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseTablePrefix(value: unknown): TablePrefix {
-  if (!n27(value, null, null)) {
+  if (!n36(value, null, null)) {
     throw new ValidationError("TablePrefix", validateTablePrefix(value));
   }
   return value as TablePrefix;
@@ -440,7 +440,7 @@ export const EquationNumberingValues: readonly EquationNumbering[] = [
 /** Every violation of {@link EquationNumbering} in `value`; empty when it is valid. */
 export function validateEquationNumbering(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n28(value, null, r);
+  n37(value, null, r);
   return r;
 }
 
@@ -448,7 +448,7 @@ export function validateEquationNumbering(value: unknown): Violation[] {
 export function isEquationNumbering(
   value: unknown,
 ): value is EquationNumbering {
-  return n28(value, null, null);
+  return n37(value, null, null);
 }
 
 /**
@@ -456,7 +456,7 @@ export function isEquationNumbering(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEquationNumbering(value: unknown): EquationNumbering {
-  if (!n28(value, null, null)) {
+  if (!n37(value, null, null)) {
     throw new ValidationError(
       "EquationNumbering",
       validateEquationNumbering(value),
@@ -480,13 +480,13 @@ export interface Formatting {
 /** Every violation of {@link Formatting} in `value`; empty when it is valid. */
 export function validateFormatting(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n29(value, null, r);
+  n38(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Formatting}. */
 export function isFormatting(value: unknown): value is Formatting {
-  return n29(value, null, null);
+  return n38(value, null, null);
 }
 
 /**
@@ -494,7 +494,7 @@ export function isFormatting(value: unknown): value is Formatting {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseFormatting(value: unknown): Formatting {
-  if (!n29(value, null, null)) {
+  if (!n38(value, null, null)) {
     throw new ValidationError("Formatting", validateFormatting(value));
   }
   return value as Formatting;
@@ -517,13 +517,13 @@ export interface StyleGuide {
 /** Every violation of {@link StyleGuide} in `value`; empty when it is valid. */
 export function validateStyleGuide(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n30(value, null, r);
+  n39(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link StyleGuide}. */
 export function isStyleGuide(value: unknown): value is StyleGuide {
-  return n30(value, null, null);
+  return n39(value, null, null);
 }
 
 /**
@@ -531,7 +531,7 @@ export function isStyleGuide(value: unknown): value is StyleGuide {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseStyleGuide(value: unknown): StyleGuide {
-  if (!n30(value, null, null)) {
+  if (!n39(value, null, null)) {
     throw new ValidationError("StyleGuide", validateStyleGuide(value));
   }
   return value as StyleGuide;
@@ -552,7 +552,7 @@ export interface ChapterStyleGuide {
 /** Every violation of {@link ChapterStyleGuide} in `value`; empty when it is valid. */
 export function validateChapterStyleGuide(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n31(value, null, r);
+  n40(value, null, r);
   return r;
 }
 
@@ -560,7 +560,7 @@ export function validateChapterStyleGuide(value: unknown): Violation[] {
 export function isChapterStyleGuide(
   value: unknown,
 ): value is ChapterStyleGuide {
-  return n31(value, null, null);
+  return n40(value, null, null);
 }
 
 /**
@@ -568,7 +568,7 @@ export function isChapterStyleGuide(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterStyleGuide(value: unknown): ChapterStyleGuide {
-  if (!n31(value, null, null)) {
+  if (!n40(value, null, null)) {
     throw new ValidationError(
       "ChapterStyleGuide",
       validateChapterStyleGuide(value),
@@ -590,7 +590,7 @@ export interface SectionStyleGuide {
 /** Every violation of {@link SectionStyleGuide} in `value`; empty when it is valid. */
 export function validateSectionStyleGuide(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n32(value, null, r);
+  n41(value, null, r);
   return r;
 }
 
@@ -598,7 +598,7 @@ export function validateSectionStyleGuide(value: unknown): Violation[] {
 export function isSectionStyleGuide(
   value: unknown,
 ): value is SectionStyleGuide {
-  return n32(value, null, null);
+  return n41(value, null, null);
 }
 
 /**
@@ -606,7 +606,7 @@ export function isSectionStyleGuide(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSectionStyleGuide(value: unknown): SectionStyleGuide {
-  if (!n32(value, null, null)) {
+  if (!n41(value, null, null)) {
     throw new ValidationError(
       "SectionStyleGuide",
       validateSectionStyleGuide(value),
@@ -630,13 +630,13 @@ export interface GlossaryEntry {
 /** Every violation of {@link GlossaryEntry} in `value`; empty when it is valid. */
 export function validateGlossaryEntry(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n33(value, null, r);
+  n42(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link GlossaryEntry}. */
 export function isGlossaryEntry(value: unknown): value is GlossaryEntry {
-  return n33(value, null, null);
+  return n42(value, null, null);
 }
 
 /**
@@ -644,7 +644,7 @@ export function isGlossaryEntry(value: unknown): value is GlossaryEntry {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseGlossaryEntry(value: unknown): GlossaryEntry {
-  if (!n33(value, null, null)) {
+  if (!n42(value, null, null)) {
     throw new ValidationError("GlossaryEntry", validateGlossaryEntry(value));
   }
   return value as GlossaryEntry;
@@ -667,13 +667,13 @@ export interface ChapterOutline {
 /** Every violation of {@link ChapterOutline} in `value`; empty when it is valid. */
 export function validateChapterOutline(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n34(value, null, r);
+  n43(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ChapterOutline}. */
 export function isChapterOutline(value: unknown): value is ChapterOutline {
-  return n34(value, null, null);
+  return n43(value, null, null);
 }
 
 /**
@@ -681,7 +681,7 @@ export function isChapterOutline(value: unknown): value is ChapterOutline {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterOutline(value: unknown): ChapterOutline {
-  if (!n34(value, null, null)) {
+  if (!n43(value, null, null)) {
     throw new ValidationError("ChapterOutline", validateChapterOutline(value));
   }
   return value as ChapterOutline;
@@ -706,13 +706,13 @@ export interface ChapterSummary {
 /** Every violation of {@link ChapterSummary} in `value`; empty when it is valid. */
 export function validateChapterSummary(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n35(value, null, r);
+  n45(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ChapterSummary}. */
 export function isChapterSummary(value: unknown): value is ChapterSummary {
-  return n35(value, null, null);
+  return n45(value, null, null);
 }
 
 /**
@@ -720,7 +720,7 @@ export function isChapterSummary(value: unknown): value is ChapterSummary {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterSummary(value: unknown): ChapterSummary {
-  if (!n35(value, null, null)) {
+  if (!n45(value, null, null)) {
     throw new ValidationError("ChapterSummary", validateChapterSummary(value));
   }
   return value as ChapterSummary;
@@ -737,13 +737,13 @@ export interface WordBudget {
 /** Every violation of {@link WordBudget} in `value`; empty when it is valid. */
 export function validateWordBudget(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n36(value, null, r);
+  n47(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link WordBudget}. */
 export function isWordBudget(value: unknown): value is WordBudget {
-  return n36(value, null, null);
+  return n47(value, null, null);
 }
 
 /**
@@ -751,7 +751,7 @@ export function isWordBudget(value: unknown): value is WordBudget {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseWordBudget(value: unknown): WordBudget {
-  if (!n36(value, null, null)) {
+  if (!n47(value, null, null)) {
     throw new ValidationError("WordBudget", validateWordBudget(value));
   }
   return value as WordBudget;
@@ -798,13 +798,13 @@ export interface ThesisContext {
 /** Every violation of {@link ThesisContext} in `value`; empty when it is valid. */
 export function validateThesisContext(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n37(value, null, r);
+  n48(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ThesisContext}. */
 export function isThesisContext(value: unknown): value is ThesisContext {
-  return n37(value, null, null);
+  return n48(value, null, null);
 }
 
 /**
@@ -812,7 +812,7 @@ export function isThesisContext(value: unknown): value is ThesisContext {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseThesisContext(value: unknown): ThesisContext {
-  if (!n37(value, null, null)) {
+  if (!n48(value, null, null)) {
     throw new ValidationError("ThesisContext", validateThesisContext(value));
   }
   return withDefaultsThesisContext(value as ThesisContext);
@@ -849,7 +849,7 @@ export interface SectionAssignment {
 /** Every violation of {@link SectionAssignment} in `value`; empty when it is valid. */
 export function validateSectionAssignment(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n38(value, null, r);
+  n53(value, null, r);
   return r;
 }
 
@@ -857,7 +857,7 @@ export function validateSectionAssignment(value: unknown): Violation[] {
 export function isSectionAssignment(
   value: unknown,
 ): value is SectionAssignment {
-  return n38(value, null, null);
+  return n53(value, null, null);
 }
 
 /**
@@ -865,7 +865,7 @@ export function isSectionAssignment(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSectionAssignment(value: unknown): SectionAssignment {
-  if (!n38(value, null, null)) {
+  if (!n53(value, null, null)) {
     throw new ValidationError(
       "SectionAssignment",
       validateSectionAssignment(value),
@@ -919,13 +919,13 @@ export interface ChapterContext {
 /** Every violation of {@link ChapterContext} in `value`; empty when it is valid. */
 export function validateChapterContext(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n39(value, null, r);
+  n54(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ChapterContext}. */
 export function isChapterContext(value: unknown): value is ChapterContext {
-  return n39(value, null, null);
+  return n54(value, null, null);
 }
 
 /**
@@ -933,7 +933,7 @@ export function isChapterContext(value: unknown): value is ChapterContext {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterContext(value: unknown): ChapterContext {
-  if (!n39(value, null, null)) {
+  if (!n54(value, null, null)) {
     throw new ValidationError("ChapterContext", validateChapterContext(value));
   }
   return value as ChapterContext;
@@ -984,13 +984,13 @@ export interface SectionContext {
 /** Every violation of {@link SectionContext} in `value`; empty when it is valid. */
 export function validateSectionContext(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n40(value, null, r);
+  n59(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link SectionContext}. */
 export function isSectionContext(value: unknown): value is SectionContext {
-  return n40(value, null, null);
+  return n59(value, null, null);
 }
 
 /**
@@ -998,7 +998,7 @@ export function isSectionContext(value: unknown): value is SectionContext {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSectionContext(value: unknown): SectionContext {
-  if (!n40(value, null, null)) {
+  if (!n59(value, null, null)) {
     throw new ValidationError("SectionContext", validateSectionContext(value));
   }
   return value as SectionContext;
@@ -1017,13 +1017,13 @@ export const TargetTypeValues: readonly TargetType[] = [
 /** Every violation of {@link TargetType} in `value`; empty when it is valid. */
 export function validateTargetType(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n41(value, null, r);
+  n61(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link TargetType}. */
 export function isTargetType(value: unknown): value is TargetType {
-  return n41(value, null, null);
+  return n61(value, null, null);
 }
 
 /**
@@ -1031,7 +1031,7 @@ export function isTargetType(value: unknown): value is TargetType {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseTargetType(value: unknown): TargetType {
-  if (!n41(value, null, null)) {
+  if (!n61(value, null, null)) {
     throw new ValidationError("TargetType", validateTargetType(value));
   }
   return value as TargetType;
@@ -1051,13 +1051,13 @@ export const SeverityValues: readonly Severity[] = [
 /** Every violation of {@link Severity} in `value`; empty when it is valid. */
 export function validateSeverity(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n42(value, null, r);
+  n62(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Severity}. */
 export function isSeverity(value: unknown): value is Severity {
-  return n42(value, null, null);
+  return n62(value, null, null);
 }
 
 /**
@@ -1065,7 +1065,7 @@ export function isSeverity(value: unknown): value is Severity {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSeverity(value: unknown): Severity {
-  if (!n42(value, null, null)) {
+  if (!n62(value, null, null)) {
     throw new ValidationError("Severity", validateSeverity(value));
   }
   return value as Severity;
@@ -1088,13 +1088,13 @@ export interface CategoryScores {
 /** Every violation of {@link CategoryScores} in `value`; empty when it is valid. */
 export function validateCategoryScores(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n43(value, null, r);
+  n63(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link CategoryScores}. */
 export function isCategoryScores(value: unknown): value is CategoryScores {
-  return n43(value, null, null);
+  return n63(value, null, null);
 }
 
 /**
@@ -1102,7 +1102,7 @@ export function isCategoryScores(value: unknown): value is CategoryScores {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCategoryScores(value: unknown): CategoryScores {
-  if (!n43(value, null, null)) {
+  if (!n63(value, null, null)) {
     throw new ValidationError("CategoryScores", validateCategoryScores(value));
   }
   return value as CategoryScores;
@@ -1129,13 +1129,13 @@ export interface QualityIssue {
 /** Every violation of {@link QualityIssue} in `value`; empty when it is valid. */
 export function validateQualityIssue(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n44(value, null, r);
+  n64(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link QualityIssue}. */
 export function isQualityIssue(value: unknown): value is QualityIssue {
-  return n44(value, null, null);
+  return n64(value, null, null);
 }
 
 /**
@@ -1143,7 +1143,7 @@ export function isQualityIssue(value: unknown): value is QualityIssue {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseQualityIssue(value: unknown): QualityIssue {
-  if (!n44(value, null, null)) {
+  if (!n64(value, null, null)) {
     throw new ValidationError("QualityIssue", validateQualityIssue(value));
   }
   return value as QualityIssue;
@@ -1162,13 +1162,13 @@ export interface ContextUsed {
 /** Every violation of {@link ContextUsed} in `value`; empty when it is valid. */
 export function validateContextUsed(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n45(value, null, r);
+  n65(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ContextUsed}. */
 export function isContextUsed(value: unknown): value is ContextUsed {
-  return n45(value, null, null);
+  return n65(value, null, null);
 }
 
 /**
@@ -1176,7 +1176,7 @@ export function isContextUsed(value: unknown): value is ContextUsed {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseContextUsed(value: unknown): ContextUsed {
-  if (!n45(value, null, null)) {
+  if (!n65(value, null, null)) {
     throw new ValidationError("ContextUsed", validateContextUsed(value));
   }
   return value as ContextUsed;
@@ -1221,13 +1221,13 @@ export interface QualityReport {
 /** Every violation of {@link QualityReport} in `value`; empty when it is valid. */
 export function validateQualityReport(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n46(value, null, r);
+  n66(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link QualityReport}. */
 export function isQualityReport(value: unknown): value is QualityReport {
-  return n46(value, null, null);
+  return n66(value, null, null);
 }
 
 /**
@@ -1235,7 +1235,7 @@ export function isQualityReport(value: unknown): value is QualityReport {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseQualityReport(value: unknown): QualityReport {
-  if (!n46(value, null, null)) {
+  if (!n66(value, null, null)) {
     throw new ValidationError("QualityReport", validateQualityReport(value));
   }
   return value as QualityReport;

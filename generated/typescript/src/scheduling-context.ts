@@ -5,36 +5,36 @@
 import { ValidationError } from "./runtime.js";
 import type { JsonValue, Violation } from "./runtime.js";
 import {
-  n47,
-  n48,
-  n49,
-  n50,
-  n51,
-  n52,
-  n53,
-  n54,
-  n55,
-  n56,
-  n57,
-  n58,
-  n59,
-  n60,
-  n61,
-  n62,
-  n63,
-  n64,
-  n65,
-  n66,
-  n67,
   n68,
   n69,
   n70,
-  n71,
   n72,
   n73,
   n74,
   n75,
   n76,
+  n77,
+  n78,
+  n79,
+  n80,
+  n81,
+  n82,
+  n123,
+  n124,
+  n125,
+  n126,
+  n127,
+  n129,
+  n130,
+  n155,
+  n157,
+  n158,
+  n159,
+  n162,
+  n166,
+  n167,
+  n168,
+  n171,
 } from "./validators.js";
 import type { DateTime, DateType } from "./common.js";
 
@@ -44,13 +44,13 @@ export type Score = number;
 /** Every violation of {@link Score} in `value`; empty when it is valid. */
 export function validateScore(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n47(value, null, r);
+  n68(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Score}. */
 export function isScore(value: unknown): value is Score {
-  return n47(value, null, null);
+  return n68(value, null, null);
 }
 
 /**
@@ -58,7 +58,7 @@ export function isScore(value: unknown): value is Score {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseScore(value: unknown): Score {
-  if (!n47(value, null, null)) {
+  if (!n68(value, null, null)) {
     throw new ValidationError("Score", validateScore(value));
   }
   return value as Score;
@@ -77,13 +77,13 @@ export const EngagementValues: readonly Engagement[] = [
 /** Every violation of {@link Engagement} in `value`; empty when it is valid. */
 export function validateEngagement(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n48(value, null, r);
+  n69(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Engagement}. */
 export function isEngagement(value: unknown): value is Engagement {
-  return n48(value, null, null);
+  return n69(value, null, null);
 }
 
 /**
@@ -91,7 +91,7 @@ export function isEngagement(value: unknown): value is Engagement {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEngagement(value: unknown): Engagement {
-  if (!n48(value, null, null)) {
+  if (!n69(value, null, null)) {
     throw new ValidationError("Engagement", validateEngagement(value));
   }
   return value as Engagement;
@@ -108,13 +108,13 @@ export interface AlternativeTime {
 /** Every violation of {@link AlternativeTime} in `value`; empty when it is valid. */
 export function validateAlternativeTime(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n49(value, null, r);
+  n70(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link AlternativeTime}. */
 export function isAlternativeTime(value: unknown): value is AlternativeTime {
-  return n49(value, null, null);
+  return n70(value, null, null);
 }
 
 /**
@@ -122,7 +122,7 @@ export function isAlternativeTime(value: unknown): value is AlternativeTime {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAlternativeTime(value: unknown): AlternativeTime {
-  if (!n49(value, null, null)) {
+  if (!n70(value, null, null)) {
     throw new ValidationError(
       "AlternativeTime",
       validateAlternativeTime(value),
@@ -155,7 +155,7 @@ export const AttendeeActionTypeValues: readonly AttendeeActionType[] = [
 /** Every violation of {@link AttendeeActionType} in `value`; empty when it is valid. */
 export function validateAttendeeActionType(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n50(value, null, r);
+  n72(value, null, r);
   return r;
 }
 
@@ -163,7 +163,7 @@ export function validateAttendeeActionType(value: unknown): Violation[] {
 export function isAttendeeActionType(
   value: unknown,
 ): value is AttendeeActionType {
-  return n50(value, null, null);
+  return n72(value, null, null);
 }
 
 /**
@@ -171,7 +171,7 @@ export function isAttendeeActionType(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeActionType(value: unknown): AttendeeActionType {
-  if (!n50(value, null, null)) {
+  if (!n72(value, null, null)) {
     throw new ValidationError(
       "AttendeeActionType",
       validateAttendeeActionType(value),
@@ -198,13 +198,13 @@ export const ReplySubtypeValues: readonly ReplySubtype[] = [
 /** Every violation of {@link ReplySubtype} in `value`; empty when it is valid. */
 export function validateReplySubtype(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n51(value, null, r);
+  n73(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ReplySubtype}. */
 export function isReplySubtype(value: unknown): value is ReplySubtype {
-  return n51(value, null, null);
+  return n73(value, null, null);
 }
 
 /**
@@ -212,7 +212,7 @@ export function isReplySubtype(value: unknown): value is ReplySubtype {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseReplySubtype(value: unknown): ReplySubtype {
-  if (!n51(value, null, null)) {
+  if (!n73(value, null, null)) {
     throw new ValidationError("ReplySubtype", validateReplySubtype(value));
   }
   return value as ReplySubtype;
@@ -227,13 +227,13 @@ export const WaitSubtypeValues: readonly WaitSubtype[] = ["attendee"];
 /** Every violation of {@link WaitSubtype} in `value`; empty when it is valid. */
 export function validateWaitSubtype(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n52(value, null, r);
+  n74(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link WaitSubtype}. */
 export function isWaitSubtype(value: unknown): value is WaitSubtype {
-  return n52(value, null, null);
+  return n74(value, null, null);
 }
 
 /**
@@ -241,7 +241,7 @@ export function isWaitSubtype(value: unknown): value is WaitSubtype {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseWaitSubtype(value: unknown): WaitSubtype {
-  if (!n52(value, null, null)) {
+  if (!n74(value, null, null)) {
     throw new ValidationError("WaitSubtype", validateWaitSubtype(value));
   }
   return value as WaitSubtype;
@@ -259,13 +259,13 @@ export const ConfirmSubtypeValues: readonly ConfirmSubtype[] = [
 /** Every violation of {@link ConfirmSubtype} in `value`; empty when it is valid. */
 export function validateConfirmSubtype(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n53(value, null, r);
+  n75(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ConfirmSubtype}. */
 export function isConfirmSubtype(value: unknown): value is ConfirmSubtype {
-  return n53(value, null, null);
+  return n75(value, null, null);
 }
 
 /**
@@ -273,7 +273,7 @@ export function isConfirmSubtype(value: unknown): value is ConfirmSubtype {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseConfirmSubtype(value: unknown): ConfirmSubtype {
-  if (!n53(value, null, null)) {
+  if (!n75(value, null, null)) {
     throw new ValidationError("ConfirmSubtype", validateConfirmSubtype(value));
   }
   return value as ConfirmSubtype;
@@ -292,13 +292,13 @@ export const EscalateSubtypeValues: readonly EscalateSubtype[] = [
 /** Every violation of {@link EscalateSubtype} in `value`; empty when it is valid. */
 export function validateEscalateSubtype(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n54(value, null, r);
+  n76(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link EscalateSubtype}. */
 export function isEscalateSubtype(value: unknown): value is EscalateSubtype {
-  return n54(value, null, null);
+  return n76(value, null, null);
 }
 
 /**
@@ -306,7 +306,7 @@ export function isEscalateSubtype(value: unknown): value is EscalateSubtype {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEscalateSubtype(value: unknown): EscalateSubtype {
-  if (!n54(value, null, null)) {
+  if (!n76(value, null, null)) {
     throw new ValidationError(
       "EscalateSubtype",
       validateEscalateSubtype(value),
@@ -328,13 +328,13 @@ export const CloseSubtypeValues: readonly CloseSubtype[] = [
 /** Every violation of {@link CloseSubtype} in `value`; empty when it is valid. */
 export function validateCloseSubtype(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n55(value, null, r);
+  n77(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link CloseSubtype}. */
 export function isCloseSubtype(value: unknown): value is CloseSubtype {
-  return n55(value, null, null);
+  return n77(value, null, null);
 }
 
 /**
@@ -342,7 +342,7 @@ export function isCloseSubtype(value: unknown): value is CloseSubtype {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCloseSubtype(value: unknown): CloseSubtype {
-  if (!n55(value, null, null)) {
+  if (!n77(value, null, null)) {
     throw new ValidationError("CloseSubtype", validateCloseSubtype(value));
   }
   return value as CloseSubtype;
@@ -354,13 +354,13 @@ export interface EmptyMetadata {}
 /** Every violation of {@link EmptyMetadata} in `value`; empty when it is valid. */
 export function validateEmptyMetadata(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n56(value, null, r);
+  n78(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link EmptyMetadata}. */
 export function isEmptyMetadata(value: unknown): value is EmptyMetadata {
-  return n56(value, null, null);
+  return n78(value, null, null);
 }
 
 /**
@@ -368,7 +368,7 @@ export function isEmptyMetadata(value: unknown): value is EmptyMetadata {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEmptyMetadata(value: unknown): EmptyMetadata {
-  if (!n56(value, null, null)) {
+  if (!n78(value, null, null)) {
     throw new ValidationError("EmptyMetadata", validateEmptyMetadata(value));
   }
   return value as EmptyMetadata;
@@ -387,7 +387,7 @@ export function validateEscalateAlternativesProposedMetadata(
   value: unknown,
 ): Violation[] {
   const r: Violation[] = [];
-  n57(value, null, r);
+  n79(value, null, r);
   return r;
 }
 
@@ -395,7 +395,7 @@ export function validateEscalateAlternativesProposedMetadata(
 export function isEscalateAlternativesProposedMetadata(
   value: unknown,
 ): value is EscalateAlternativesProposedMetadata {
-  return n57(value, null, null);
+  return n79(value, null, null);
 }
 
 /**
@@ -405,7 +405,7 @@ export function isEscalateAlternativesProposedMetadata(
 export function parseEscalateAlternativesProposedMetadata(
   value: unknown,
 ): EscalateAlternativesProposedMetadata {
-  if (!n57(value, null, null)) {
+  if (!n79(value, null, null)) {
     throw new ValidationError(
       "EscalateAlternativesProposedMetadata",
       validateEscalateAlternativesProposedMetadata(value),
@@ -425,7 +425,7 @@ export interface EscalateUnusualMetadata {
 /** Every violation of {@link EscalateUnusualMetadata} in `value`; empty when it is valid. */
 export function validateEscalateUnusualMetadata(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n58(value, null, r);
+  n80(value, null, r);
   return r;
 }
 
@@ -433,7 +433,7 @@ export function validateEscalateUnusualMetadata(value: unknown): Violation[] {
 export function isEscalateUnusualMetadata(
   value: unknown,
 ): value is EscalateUnusualMetadata {
-  return n58(value, null, null);
+  return n80(value, null, null);
 }
 
 /**
@@ -443,7 +443,7 @@ export function isEscalateUnusualMetadata(
 export function parseEscalateUnusualMetadata(
   value: unknown,
 ): EscalateUnusualMetadata {
-  if (!n58(value, null, null)) {
+  if (!n80(value, null, null)) {
     throw new ValidationError(
       "EscalateUnusualMetadata",
       validateEscalateUnusualMetadata(value),
@@ -463,7 +463,7 @@ export interface EscalateInternalMetadata {
 /** Every violation of {@link EscalateInternalMetadata} in `value`; empty when it is valid. */
 export function validateEscalateInternalMetadata(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n59(value, null, r);
+  n81(value, null, r);
   return r;
 }
 
@@ -471,7 +471,7 @@ export function validateEscalateInternalMetadata(value: unknown): Violation[] {
 export function isEscalateInternalMetadata(
   value: unknown,
 ): value is EscalateInternalMetadata {
-  return n59(value, null, null);
+  return n81(value, null, null);
 }
 
 /**
@@ -481,7 +481,7 @@ export function isEscalateInternalMetadata(
 export function parseEscalateInternalMetadata(
   value: unknown,
 ): EscalateInternalMetadata {
-  if (!n59(value, null, null)) {
+  if (!n81(value, null, null)) {
     throw new ValidationError(
       "EscalateInternalMetadata",
       validateEscalateInternalMetadata(value),
@@ -503,7 +503,7 @@ export interface AttendeeNextAction {
 /** Every violation of {@link AttendeeNextAction} in `value`; empty when it is valid. */
 export function validateAttendeeNextAction(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n60(value, null, r);
+  n82(value, null, r);
   return r;
 }
 
@@ -511,7 +511,7 @@ export function validateAttendeeNextAction(value: unknown): Violation[] {
 export function isAttendeeNextAction(
   value: unknown,
 ): value is AttendeeNextAction {
-  return n60(value, null, null);
+  return n82(value, null, null);
 }
 
 /**
@@ -519,7 +519,7 @@ export function isAttendeeNextAction(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextAction(value: unknown): AttendeeNextAction {
-  if (!n60(value, null, null)) {
+  if (!n82(value, null, null)) {
     throw new ValidationError(
       "AttendeeNextAction",
       validateAttendeeNextAction(value),
@@ -544,13 +544,13 @@ export const EventActionTypeValues: readonly EventActionType[] = [
 /** Every violation of {@link EventActionType} in `value`; empty when it is valid. */
 export function validateEventActionType(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n61(value, null, r);
+  n123(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link EventActionType}. */
 export function isEventActionType(value: unknown): value is EventActionType {
-  return n61(value, null, null);
+  return n123(value, null, null);
 }
 
 /**
@@ -558,7 +558,7 @@ export function isEventActionType(value: unknown): value is EventActionType {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventActionType(value: unknown): EventActionType {
-  if (!n61(value, null, null)) {
+  if (!n123(value, null, null)) {
     throw new ValidationError(
       "EventActionType",
       validateEventActionType(value),
@@ -588,7 +588,7 @@ export function validateCoordinationInProgressSubtype(
   value: unknown,
 ): Violation[] {
   const r: Violation[] = [];
-  n62(value, null, r);
+  n124(value, null, r);
   return r;
 }
 
@@ -596,7 +596,7 @@ export function validateCoordinationInProgressSubtype(
 export function isCoordinationInProgressSubtype(
   value: unknown,
 ): value is CoordinationInProgressSubtype {
-  return n62(value, null, null);
+  return n124(value, null, null);
 }
 
 /**
@@ -606,7 +606,7 @@ export function isCoordinationInProgressSubtype(
 export function parseCoordinationInProgressSubtype(
   value: unknown,
 ): CoordinationInProgressSubtype {
-  if (!n62(value, null, null)) {
+  if (!n124(value, null, null)) {
     throw new ValidationError(
       "CoordinationInProgressSubtype",
       validateCoordinationInProgressSubtype(value),
@@ -636,7 +636,7 @@ export const WaitingForDecisionSubtypeValues: readonly WaitingForDecisionSubtype
 /** Every violation of {@link WaitingForDecisionSubtype} in `value`; empty when it is valid. */
 export function validateWaitingForDecisionSubtype(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n63(value, null, r);
+  n125(value, null, r);
   return r;
 }
 
@@ -644,7 +644,7 @@ export function validateWaitingForDecisionSubtype(value: unknown): Violation[] {
 export function isWaitingForDecisionSubtype(
   value: unknown,
 ): value is WaitingForDecisionSubtype {
-  return n63(value, null, null);
+  return n125(value, null, null);
 }
 
 /**
@@ -654,7 +654,7 @@ export function isWaitingForDecisionSubtype(
 export function parseWaitingForDecisionSubtype(
   value: unknown,
 ): WaitingForDecisionSubtype {
-  if (!n63(value, null, null)) {
+  if (!n125(value, null, null)) {
     throw new ValidationError(
       "WaitingForDecisionSubtype",
       validateWaitingForDecisionSubtype(value),
@@ -675,13 +675,13 @@ export const CompleteSubtypeValues: readonly CompleteSubtype[] = [
 /** Every violation of {@link CompleteSubtype} in `value`; empty when it is valid. */
 export function validateCompleteSubtype(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n64(value, null, r);
+  n126(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link CompleteSubtype}. */
 export function isCompleteSubtype(value: unknown): value is CompleteSubtype {
-  return n64(value, null, null);
+  return n126(value, null, null);
 }
 
 /**
@@ -689,7 +689,7 @@ export function isCompleteSubtype(value: unknown): value is CompleteSubtype {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCompleteSubtype(value: unknown): CompleteSubtype {
-  if (!n64(value, null, null)) {
+  if (!n126(value, null, null)) {
     throw new ValidationError(
       "CompleteSubtype",
       validateCompleteSubtype(value),
@@ -707,7 +707,7 @@ export interface RescheduleMetadata {
 /** Every violation of {@link RescheduleMetadata} in `value`; empty when it is valid. */
 export function validateRescheduleMetadata(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n65(value, null, r);
+  n127(value, null, r);
   return r;
 }
 
@@ -715,7 +715,7 @@ export function validateRescheduleMetadata(value: unknown): Violation[] {
 export function isRescheduleMetadata(
   value: unknown,
 ): value is RescheduleMetadata {
-  return n65(value, null, null);
+  return n127(value, null, null);
 }
 
 /**
@@ -723,7 +723,7 @@ export function isRescheduleMetadata(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseRescheduleMetadata(value: unknown): RescheduleMetadata {
-  if (!n65(value, null, null)) {
+  if (!n127(value, null, null)) {
     throw new ValidationError(
       "RescheduleMetadata",
       validateRescheduleMetadata(value),
@@ -741,7 +741,7 @@ export interface ResolveConflictMetadata {
 /** Every violation of {@link ResolveConflictMetadata} in `value`; empty when it is valid. */
 export function validateResolveConflictMetadata(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n66(value, null, r);
+  n129(value, null, r);
   return r;
 }
 
@@ -749,7 +749,7 @@ export function validateResolveConflictMetadata(value: unknown): Violation[] {
 export function isResolveConflictMetadata(
   value: unknown,
 ): value is ResolveConflictMetadata {
-  return n66(value, null, null);
+  return n129(value, null, null);
 }
 
 /**
@@ -759,7 +759,7 @@ export function isResolveConflictMetadata(
 export function parseResolveConflictMetadata(
   value: unknown,
 ): ResolveConflictMetadata {
-  if (!n66(value, null, null)) {
+  if (!n129(value, null, null)) {
     throw new ValidationError(
       "ResolveConflictMetadata",
       validateResolveConflictMetadata(value),
@@ -781,13 +781,13 @@ export interface EventNextAction {
 /** Every violation of {@link EventNextAction} in `value`; empty when it is valid. */
 export function validateEventNextAction(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n67(value, null, r);
+  n130(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link EventNextAction}. */
 export function isEventNextAction(value: unknown): value is EventNextAction {
-  return n67(value, null, null);
+  return n130(value, null, null);
 }
 
 /**
@@ -795,7 +795,7 @@ export function isEventNextAction(value: unknown): value is EventNextAction {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventNextAction(value: unknown): EventNextAction {
-  if (!n67(value, null, null)) {
+  if (!n130(value, null, null)) {
     throw new ValidationError(
       "EventNextAction",
       validateEventNextAction(value),
@@ -821,13 +821,13 @@ export interface AttendeeAnalysis {
 /** Every violation of {@link AttendeeAnalysis} in `value`; empty when it is valid. */
 export function validateAttendeeAnalysis(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n68(value, null, r);
+  n155(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link AttendeeAnalysis}. */
 export function isAttendeeAnalysis(value: unknown): value is AttendeeAnalysis {
-  return n68(value, null, null);
+  return n155(value, null, null);
 }
 
 /**
@@ -835,7 +835,7 @@ export function isAttendeeAnalysis(value: unknown): value is AttendeeAnalysis {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeAnalysis(value: unknown): AttendeeAnalysis {
-  if (!n68(value, null, null)) {
+  if (!n155(value, null, null)) {
     throw new ValidationError(
       "AttendeeAnalysis",
       validateAttendeeAnalysis(value),
@@ -857,13 +857,13 @@ export interface EventAnalysis {
 /** Every violation of {@link EventAnalysis} in `value`; empty when it is valid. */
 export function validateEventAnalysis(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n69(value, null, r);
+  n157(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link EventAnalysis}. */
 export function isEventAnalysis(value: unknown): value is EventAnalysis {
-  return n69(value, null, null);
+  return n157(value, null, null);
 }
 
 /**
@@ -871,7 +871,7 @@ export function isEventAnalysis(value: unknown): value is EventAnalysis {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventAnalysis(value: unknown): EventAnalysis {
-  if (!n69(value, null, null)) {
+  if (!n157(value, null, null)) {
     throw new ValidationError("EventAnalysis", validateEventAnalysis(value));
   }
   return value as EventAnalysis;
@@ -888,13 +888,13 @@ export interface EventDates {
 /** Every violation of {@link EventDates} in `value`; empty when it is valid. */
 export function validateEventDates(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n70(value, null, r);
+  n158(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link EventDates}. */
 export function isEventDates(value: unknown): value is EventDates {
-  return n70(value, null, null);
+  return n158(value, null, null);
 }
 
 /**
@@ -902,7 +902,7 @@ export function isEventDates(value: unknown): value is EventDates {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventDates(value: unknown): EventDates {
-  if (!n70(value, null, null)) {
+  if (!n158(value, null, null)) {
     throw new ValidationError("EventDates", validateEventDates(value));
   }
   return value as EventDates;
@@ -925,13 +925,13 @@ export interface Attendee {
 /** Every violation of {@link Attendee} in `value`; empty when it is valid. */
 export function validateAttendee(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n71(value, null, r);
+  n159(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Attendee}. */
 export function isAttendee(value: unknown): value is Attendee {
-  return n71(value, null, null);
+  return n159(value, null, null);
 }
 
 /**
@@ -939,7 +939,7 @@ export function isAttendee(value: unknown): value is Attendee {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendee(value: unknown): Attendee {
-  if (!n71(value, null, null)) {
+  if (!n159(value, null, null)) {
     throw new ValidationError("Attendee", validateAttendee(value));
   }
   return value as Attendee;
@@ -970,7 +970,7 @@ export interface SchedulingOperation {
 /** Every violation of {@link SchedulingOperation} in `value`; empty when it is valid. */
 export function validateSchedulingOperation(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n72(value, null, r);
+  n162(value, null, r);
   return r;
 }
 
@@ -978,7 +978,7 @@ export function validateSchedulingOperation(value: unknown): Violation[] {
 export function isSchedulingOperation(
   value: unknown,
 ): value is SchedulingOperation {
-  return n72(value, null, null);
+  return n162(value, null, null);
 }
 
 /**
@@ -986,7 +986,7 @@ export function isSchedulingOperation(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSchedulingOperation(value: unknown): SchedulingOperation {
-  if (!n72(value, null, null)) {
+  if (!n162(value, null, null)) {
     throw new ValidationError(
       "SchedulingOperation",
       validateSchedulingOperation(value),
@@ -1007,13 +1007,13 @@ export const MessageDirectionValues: readonly MessageDirection[] = [
 /** Every violation of {@link MessageDirection} in `value`; empty when it is valid. */
 export function validateMessageDirection(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n73(value, null, r);
+  n166(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link MessageDirection}. */
 export function isMessageDirection(value: unknown): value is MessageDirection {
-  return n73(value, null, null);
+  return n166(value, null, null);
 }
 
 /**
@@ -1021,7 +1021,7 @@ export function isMessageDirection(value: unknown): value is MessageDirection {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseMessageDirection(value: unknown): MessageDirection {
-  if (!n73(value, null, null)) {
+  if (!n166(value, null, null)) {
     throw new ValidationError(
       "MessageDirection",
       validateMessageDirection(value),
@@ -1045,7 +1045,7 @@ export interface ConversationMessage {
 /** Every violation of {@link ConversationMessage} in `value`; empty when it is valid. */
 export function validateConversationMessage(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n74(value, null, r);
+  n167(value, null, r);
   return r;
 }
 
@@ -1053,7 +1053,7 @@ export function validateConversationMessage(value: unknown): Violation[] {
 export function isConversationMessage(
   value: unknown,
 ): value is ConversationMessage {
-  return n74(value, null, null);
+  return n167(value, null, null);
 }
 
 /**
@@ -1061,7 +1061,7 @@ export function isConversationMessage(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseConversationMessage(value: unknown): ConversationMessage {
-  if (!n74(value, null, null)) {
+  if (!n167(value, null, null)) {
     throw new ValidationError(
       "ConversationMessage",
       validateConversationMessage(value),
@@ -1091,13 +1091,13 @@ export interface Coordination {
 /** Every violation of {@link Coordination} in `value`; empty when it is valid. */
 export function validateCoordination(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n75(value, null, r);
+  n168(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Coordination}. */
 export function isCoordination(value: unknown): value is Coordination {
-  return n75(value, null, null);
+  return n168(value, null, null);
 }
 
 /**
@@ -1105,7 +1105,7 @@ export function isCoordination(value: unknown): value is Coordination {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCoordination(value: unknown): Coordination {
-  if (!n75(value, null, null)) {
+  if (!n168(value, null, null)) {
     throw new ValidationError("Coordination", validateCoordination(value));
   }
   return value as Coordination;
@@ -1124,7 +1124,7 @@ export interface SchedulingAgentOutput {
 /** Every violation of {@link SchedulingAgentOutput} in `value`; empty when it is valid. */
 export function validateSchedulingAgentOutput(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n76(value, null, r);
+  n171(value, null, r);
   return r;
 }
 
@@ -1132,7 +1132,7 @@ export function validateSchedulingAgentOutput(value: unknown): Violation[] {
 export function isSchedulingAgentOutput(
   value: unknown,
 ): value is SchedulingAgentOutput {
-  return n76(value, null, null);
+  return n171(value, null, null);
 }
 
 /**
@@ -1142,7 +1142,7 @@ export function isSchedulingAgentOutput(
 export function parseSchedulingAgentOutput(
   value: unknown,
 ): SchedulingAgentOutput {
-  if (!n76(value, null, null)) {
+  if (!n171(value, null, null)) {
     throw new ValidationError(
       "SchedulingAgentOutput",
       validateSchedulingAgentOutput(value),

@@ -5,20 +5,20 @@
 import { ValidationError } from "./runtime.js";
 import type { JsonValue, Violation } from "./runtime.js";
 import {
-  n77,
-  n78,
-  n79,
-  n80,
-  n81,
-  n82,
-  n83,
-  n84,
-  n85,
-  n86,
-  n87,
-  n88,
-  n89,
-  n90,
+  n172,
+  n174,
+  n176,
+  n177,
+  n178,
+  n194,
+  n196,
+  n199,
+  n202,
+  n204,
+  n205,
+  n207,
+  n208,
+  n210,
 } from "./validators.js";
 import type { DateTime, UnitScore } from "./common.js";
 
@@ -43,13 +43,13 @@ export interface SessionContext {
 /** Every violation of {@link SessionContext} in `value`; empty when it is valid. */
 export function validateSessionContext(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n77(value, null, r);
+  n172(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link SessionContext}. */
 export function isSessionContext(value: unknown): value is SessionContext {
-  return n77(value, null, null);
+  return n172(value, null, null);
 }
 
 /**
@@ -57,7 +57,7 @@ export function isSessionContext(value: unknown): value is SessionContext {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSessionContext(value: unknown): SessionContext {
-  if (!n77(value, null, null)) {
+  if (!n172(value, null, null)) {
     throw new ValidationError("SessionContext", validateSessionContext(value));
   }
   return value as SessionContext;
@@ -72,13 +72,13 @@ export const AgentFamilyValues: readonly AgentFamily[] = ["ps", "nse", "orch"];
 /** Every violation of {@link AgentFamily} in `value`; empty when it is valid. */
 export function validateAgentFamily(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n78(value, null, r);
+  n176(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link AgentFamily}. */
 export function isAgentFamily(value: unknown): value is AgentFamily {
-  return n78(value, null, null);
+  return n176(value, null, null);
 }
 
 /**
@@ -86,7 +86,7 @@ export function isAgentFamily(value: unknown): value is AgentFamily {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAgentFamily(value: unknown): AgentFamily {
-  if (!n78(value, null, null)) {
+  if (!n176(value, null, null)) {
     throw new ValidationError("AgentFamily", validateAgentFamily(value));
   }
   return value as AgentFamily;
@@ -105,13 +105,13 @@ export const CognitiveModeValues: readonly CognitiveMode[] = [
 /** Every violation of {@link CognitiveMode} in `value`; empty when it is valid. */
 export function validateCognitiveMode(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n79(value, null, r);
+  n177(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link CognitiveMode}. */
 export function isCognitiveMode(value: unknown): value is CognitiveMode {
-  return n79(value, null, null);
+  return n177(value, null, null);
 }
 
 /**
@@ -119,7 +119,7 @@ export function isCognitiveMode(value: unknown): value is CognitiveMode {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCognitiveMode(value: unknown): CognitiveMode {
-  if (!n79(value, null, null)) {
+  if (!n177(value, null, null)) {
     throw new ValidationError("CognitiveMode", validateCognitiveMode(value));
   }
   return value as CognitiveMode;
@@ -139,13 +139,13 @@ export const AgentModelValues: readonly AgentModel[] = [
 /** Every violation of {@link AgentModel} in `value`; empty when it is valid. */
 export function validateAgentModel(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n80(value, null, r);
+  n178(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link AgentModel}. */
 export function isAgentModel(value: unknown): value is AgentModel {
-  return n80(value, null, null);
+  return n178(value, null, null);
 }
 
 /**
@@ -153,7 +153,7 @@ export function isAgentModel(value: unknown): value is AgentModel {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAgentModel(value: unknown): AgentModel {
-  if (!n80(value, null, null)) {
+  if (!n178(value, null, null)) {
     throw new ValidationError("AgentModel", validateAgentModel(value));
   }
   return value as AgentModel;
@@ -174,13 +174,13 @@ export interface AgentRef {
 /** Every violation of {@link AgentRef} in `value`; empty when it is valid. */
 export function validateAgentRef(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n81(value, null, r);
+  n174(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link AgentRef}. */
 export function isAgentRef(value: unknown): value is AgentRef {
-  return n81(value, null, null);
+  return n174(value, null, null);
 }
 
 /**
@@ -188,7 +188,7 @@ export function isAgentRef(value: unknown): value is AgentRef {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAgentRef(value: unknown): AgentRef {
-  if (!n81(value, null, null)) {
+  if (!n174(value, null, null)) {
     throw new ValidationError("AgentRef", validateAgentRef(value));
   }
   return value as AgentRef;
@@ -205,13 +205,13 @@ export interface KeyFinding {
 /** Every violation of {@link KeyFinding} in `value`; empty when it is valid. */
 export function validateKeyFinding(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n82(value, null, r);
+  n196(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link KeyFinding}. */
 export function isKeyFinding(value: unknown): value is KeyFinding {
-  return n82(value, null, null);
+  return n196(value, null, null);
 }
 
 /**
@@ -219,7 +219,7 @@ export function isKeyFinding(value: unknown): value is KeyFinding {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseKeyFinding(value: unknown): KeyFinding {
-  if (!n82(value, null, null)) {
+  if (!n196(value, null, null)) {
     throw new ValidationError("KeyFinding", validateKeyFinding(value));
   }
   return value as KeyFinding;
@@ -236,13 +236,13 @@ export interface OpenQuestion {
 /** Every violation of {@link OpenQuestion} in `value`; empty when it is valid. */
 export function validateOpenQuestion(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n83(value, null, r);
+  n199(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link OpenQuestion}. */
 export function isOpenQuestion(value: unknown): value is OpenQuestion {
-  return n83(value, null, null);
+  return n199(value, null, null);
 }
 
 /**
@@ -250,7 +250,7 @@ export function isOpenQuestion(value: unknown): value is OpenQuestion {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseOpenQuestion(value: unknown): OpenQuestion {
-  if (!n83(value, null, null)) {
+  if (!n199(value, null, null)) {
     throw new ValidationError("OpenQuestion", validateOpenQuestion(value));
   }
   return value as OpenQuestion;
@@ -267,13 +267,13 @@ export interface Blocker {
 /** Every violation of {@link Blocker} in `value`; empty when it is valid. */
 export function validateBlocker(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n84(value, null, r);
+  n202(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Blocker}. */
 export function isBlocker(value: unknown): value is Blocker {
-  return n84(value, null, null);
+  return n202(value, null, null);
 }
 
 /**
@@ -281,7 +281,7 @@ export function isBlocker(value: unknown): value is Blocker {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseBlocker(value: unknown): Blocker {
-  if (!n84(value, null, null)) {
+  if (!n202(value, null, null)) {
     throw new ValidationError("Blocker", validateBlocker(value));
   }
   return value as Blocker;
@@ -302,7 +302,7 @@ export interface ConfidenceBreakdown {
 /** Every violation of {@link ConfidenceBreakdown} in `value`; empty when it is valid. */
 export function validateConfidenceBreakdown(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n85(value, null, r);
+  n205(value, null, r);
   return r;
 }
 
@@ -310,7 +310,7 @@ export function validateConfidenceBreakdown(value: unknown): Violation[] {
 export function isConfidenceBreakdown(
   value: unknown,
 ): value is ConfidenceBreakdown {
-  return n85(value, null, null);
+  return n205(value, null, null);
 }
 
 /**
@@ -318,7 +318,7 @@ export function isConfidenceBreakdown(
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseConfidenceBreakdown(value: unknown): ConfidenceBreakdown {
-  if (!n85(value, null, null)) {
+  if (!n205(value, null, null)) {
     throw new ValidationError(
       "ConfidenceBreakdown",
       validateConfidenceBreakdown(value),
@@ -340,13 +340,13 @@ export interface Confidence {
 /** Every violation of {@link Confidence} in `value`; empty when it is valid. */
 export function validateConfidence(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n86(value, null, r);
+  n204(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Confidence}. */
 export function isConfidence(value: unknown): value is Confidence {
-  return n86(value, null, null);
+  return n204(value, null, null);
 }
 
 /**
@@ -354,7 +354,7 @@ export function isConfidence(value: unknown): value is Confidence {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseConfidence(value: unknown): Confidence {
-  if (!n86(value, null, null)) {
+  if (!n204(value, null, null)) {
     throw new ValidationError("Confidence", validateConfidence(value));
   }
   return value as Confidence;
@@ -390,13 +390,13 @@ export const ArtifactTypeValues: readonly ArtifactType[] = [
 /** Every violation of {@link ArtifactType} in `value`; empty when it is valid. */
 export function validateArtifactType(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n87(value, null, r);
+  n208(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ArtifactType}. */
 export function isArtifactType(value: unknown): value is ArtifactType {
-  return n87(value, null, null);
+  return n208(value, null, null);
 }
 
 /**
@@ -404,7 +404,7 @@ export function isArtifactType(value: unknown): value is ArtifactType {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseArtifactType(value: unknown): ArtifactType {
-  if (!n87(value, null, null)) {
+  if (!n208(value, null, null)) {
     throw new ValidationError("ArtifactType", validateArtifactType(value));
   }
   return value as ArtifactType;
@@ -421,13 +421,13 @@ export interface ArtifactRef {
 /** Every violation of {@link ArtifactRef} in `value`; empty when it is valid. */
 export function validateArtifactRef(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n88(value, null, r);
+  n207(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link ArtifactRef}. */
 export function isArtifactRef(value: unknown): value is ArtifactRef {
-  return n88(value, null, null);
+  return n207(value, null, null);
 }
 
 /**
@@ -435,7 +435,7 @@ export function isArtifactRef(value: unknown): value is ArtifactRef {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseArtifactRef(value: unknown): ArtifactRef {
-  if (!n88(value, null, null)) {
+  if (!n207(value, null, null)) {
     throw new ValidationError("ArtifactRef", validateArtifactRef(value));
   }
   return value as ArtifactRef;
@@ -462,13 +462,13 @@ export interface HandoffPayload {
 /** Every violation of {@link HandoffPayload} in `value`; empty when it is valid. */
 export function validateHandoffPayload(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n89(value, null, r);
+  n194(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link HandoffPayload}. */
 export function isHandoffPayload(value: unknown): value is HandoffPayload {
-  return n89(value, null, null);
+  return n194(value, null, null);
 }
 
 /**
@@ -476,7 +476,7 @@ export function isHandoffPayload(value: unknown): value is HandoffPayload {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseHandoffPayload(value: unknown): HandoffPayload {
-  if (!n89(value, null, null)) {
+  if (!n194(value, null, null)) {
     throw new ValidationError("HandoffPayload", validateHandoffPayload(value));
   }
   return value as HandoffPayload;
@@ -491,13 +491,13 @@ export interface Trace {
 /** Every violation of {@link Trace} in `value`; empty when it is valid. */
 export function validateTrace(value: unknown): Violation[] {
   const r: Violation[] = [];
-  n90(value, null, r);
+  n210(value, null, r);
   return r;
 }
 
 /** True when `value` is a valid {@link Trace}. */
 export function isTrace(value: unknown): value is Trace {
-  return n90(value, null, null);
+  return n210(value, null, null);
 }
 
 /**
@@ -505,7 +505,7 @@ export function isTrace(value: unknown): value is Trace {
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseTrace(value: unknown): Trace {
-  if (!n90(value, null, null)) {
+  if (!n210(value, null, null)) {
     throw new ValidationError("Trace", validateTrace(value));
   }
   return value as Trace;

@@ -34,8 +34,8 @@ const P9 = new RegExp(
 );
 const P10 = new RegExp("^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}$", "u");
 
-const E0 = new Set<unknown>(["HOT", "WARM", "COLD"]);
-const K1 = new Set<string>([]);
+const K0 = new Set<string>([]);
+const E1 = new Set<unknown>(["HOT", "WARM", "COLD"]);
 const E2 = new Set<unknown>(["thesis", "paper"]);
 const E3 = new Set<unknown>([
   "introduction",
@@ -100,32 +100,39 @@ const K22 = new Set<string>([]);
 const K23 = new Set<string>(["attendee_message", "alternatives_proposed"]);
 const K24 = new Set<string>(["attendee_message", "unusual_reason"]);
 const K25 = new Set<string>(["attendee_message", "uncertainty_reason"]);
-const E26 = new Set<unknown>([
+const K26 = new Set<string>(["type", "subtype", "metadata"]);
+const E27 = new Set<unknown>([
   "Coordination in progress",
   "Waiting for decision",
   "Complete",
 ]);
-const E27 = new Set<unknown>([
+const E28 = new Set<unknown>([
   "reaching_out",
   "collecting_responses",
   "getting_alternatives",
   "all_confirmed",
 ]);
-const E28 = new Set<unknown>([
+const E29 = new Set<unknown>([
   "get_alternatives",
   "reschedule",
   "resolve_conflict",
   "recommend_cancel",
   "unusual",
 ]);
-const E29 = new Set<unknown>(["scheduled", "cancelled"]);
-const K30 = new Set<string>(["alternatives"]);
-const K31 = new Set<string>(["conflict_summary"]);
-const E32 = new Set<unknown>(["inbound", "outbound"]);
-const E33 = new Set<unknown>(["ps", "nse", "orch"]);
-const E34 = new Set<unknown>(["convergent", "divergent", "mixed"]);
-const E35 = new Set<unknown>(["opus", "sonnet", "haiku", "auto"]);
-const E36 = new Set<unknown>([
+const E30 = new Set<unknown>(["scheduled", "cancelled"]);
+const K31 = new Set<string>(["alternatives"]);
+const K32 = new Set<string>(["conflict_summary"]);
+const K33 = new Set<string>(["type", "subtype", "metadata"]);
+const E34 = new Set<unknown>([
+  "get_alternatives",
+  "recommend_cancel",
+  "unusual",
+]);
+const E35 = new Set<unknown>(["inbound", "outbound"]);
+const E36 = new Set<unknown>(["ps", "nse", "orch"]);
+const E37 = new Set<unknown>(["convergent", "divergent", "mixed"]);
+const E38 = new Set<unknown>(["opus", "sonnet", "haiku", "auto"]);
+const E39 = new Set<unknown>([
   "requirement",
   "risk",
   "architecture",
@@ -137,12 +144,6 @@ const E36 = new Set<unknown>([
   "analysis",
   "synthesis",
 ]);
-const E37 = new Set<unknown>([
-  "get_alternatives",
-  "recommend_cancel",
-  "unusual",
-]);
-const K38 = new Set<string>([]);
 
 /** schemas/agent-context-report.json#/$defs/AgentContextReport */
 export function n0(v: unknown, at: Path, r: Reporter): boolean {
@@ -179,42 +180,42 @@ export function n1(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "agentId"), "type", "string");
     }
     const p1 = v["reportTimestamp"];
-    if (p1 !== undefined && !n13(p1, sub(r, at, "reportTimestamp"), r)) {
+    if (p1 !== undefined && !n3(p1, sub(r, at, "reportTimestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["modelContextSize"];
-    if (p2 !== undefined && !n12(p2, sub(r, at, "modelContextSize"), r)) {
+    if (p2 !== undefined && !n4(p2, sub(r, at, "modelContextSize"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["contextWindow"];
-    if (p3 !== undefined && !n2(p3, sub(r, at, "contextWindow"), r)) {
+    if (p3 !== undefined && !n5(p3, sub(r, at, "contextWindow"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["loadedProjects"];
-    if (p4 !== undefined && !n507(p4, sub(r, at, "loadedProjects"), r)) {
+    if (p4 !== undefined && !n7(p4, sub(r, at, "loadedProjects"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["loadedTasks"];
-    if (p5 !== undefined && !n508(p5, sub(r, at, "loadedTasks"), r)) {
+    if (p5 !== undefined && !n11(p5, sub(r, at, "loadedTasks"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["loadedDocuments"];
-    if (p6 !== undefined && !n509(p6, sub(r, at, "loadedDocuments"), r)) {
+    if (p6 !== undefined && !n14(p6, sub(r, at, "loadedDocuments"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p7 = v["capabilities"];
-    if (p7 !== undefined && !n8(p7, sub(r, at, "capabilities"), r)) {
+    if (p7 !== undefined && !n16(p7, sub(r, at, "capabilities"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["memoryState"];
-    if (p8 !== undefined && !n9(p8, sub(r, at, "memoryState"), r)) {
+    if (p8 !== undefined && !n19(p8, sub(r, at, "memoryState"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -246,8 +247,50 @@ export function n1(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/ContextWindow */
+/** schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations/items */
 export function n2(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  return ok;
+}
+
+/** schemas/common.json#/$defs/DateTime */
+export function n3(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (typeof v === "string") {
+    if (!isDateTime(v)) {
+      if (r === null) return false;
+      ok = report(r, at, "format", "date-time");
+    }
+  }
+  return ok;
+}
+
+/** schemas/common.json#/$defs/NonNegativeInteger */
+export function n4(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!Number.isInteger(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "integer");
+  }
+  if (typeof v === "number") {
+    if (v < 0) {
+      if (r === null) return false;
+      ok = report(r, at, "minimum", 0);
+    }
+  }
+  return ok;
+}
+
+/** schemas/agent-context-report.json#/$defs/ContextWindow */
+export function n5(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -255,17 +298,17 @@ export function n2(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["totalTokens"];
-    if (p0 !== undefined && !n12(p0, sub(r, at, "totalTokens"), r)) {
+    if (p0 !== undefined && !n4(p0, sub(r, at, "totalTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["percentFull"];
-    if (p1 !== undefined && !n501(p1, sub(r, at, "percentFull"), r)) {
+    if (p1 !== undefined && !n6(p1, sub(r, at, "percentFull"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["availableTokens"];
-    if (p2 !== undefined && !n12(p2, sub(r, at, "availableTokens"), r)) {
+    if (p2 !== undefined && !n4(p2, sub(r, at, "availableTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -281,30 +324,36 @@ export function n2(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/Freshness */
-export function n3(v: unknown, at: Path, r: Reporter): boolean {
+/** schemas/agent-context-report.json#/$defs/ContextWindow/properties/percentFull */
+export function n6(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
-  if (typeof v !== "string") {
+  if (typeof v !== "number") {
     if (r === null) return false;
-    ok = report(r, at, "type", "string");
+    ok = report(r, at, "type", "number");
   }
-  if (!E0.has(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "enum");
+  if (typeof v === "number") {
+    if (v < 0) {
+      if (r === null) return false;
+      ok = report(r, at, "minimum", 0);
+    }
+    if (v > 100) {
+      if (r === null) return false;
+      ok = report(r, at, "maximum", 100);
+    }
   }
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/FileCategoryCounts */
-export function n4(v: unknown, at: Path, r: Reporter): boolean {
+/** schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects */
+export function n7(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
-  if (!isObject(v)) {
+  if (!isArray(v)) {
     if (r === null) return false;
-    ok = report(r, at, "type", "object");
+    ok = report(r, at, "type", "array");
   }
-  if (isObject(v)) {
-    for (const k in v) {
-      if (isUnknown(k, K1, []) && !n12(v[k], sub(r, at, k), r)) {
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n8(v[i], sub(r, at, i), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -314,7 +363,7 @@ export function n4(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/agent-context-report.json#/$defs/LoadedProject */
-export function n5(v: unknown, at: Path, r: Reporter): boolean {
+export function n8(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -332,27 +381,27 @@ export function n5(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "projectName"), "type", "string");
     }
     const p2 = v["loadedAt"];
-    if (p2 !== undefined && !n13(p2, sub(r, at, "loadedAt"), r)) {
+    if (p2 !== undefined && !n3(p2, sub(r, at, "loadedAt"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["filesLoaded"];
-    if (p3 !== undefined && !n12(p3, sub(r, at, "filesLoaded"), r)) {
+    if (p3 !== undefined && !n4(p3, sub(r, at, "filesLoaded"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["categories"];
-    if (p4 !== undefined && !n4(p4, sub(r, at, "categories"), r)) {
+    if (p4 !== undefined && !n9(p4, sub(r, at, "categories"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["sizeInTokens"];
-    if (p5 !== undefined && !n12(p5, sub(r, at, "sizeInTokens"), r)) {
+    if (p5 !== undefined && !n4(p5, sub(r, at, "sizeInTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["freshness"];
-    if (p6 !== undefined && !n3(p6, sub(r, at, "freshness"), r)) {
+    if (p6 !== undefined && !n10(p6, sub(r, at, "freshness"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -372,8 +421,58 @@ export function n5(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/agent-context-report.json#/$defs/FileCategoryCounts */
+export function n9(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isObject(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "object");
+  }
+  if (isObject(v)) {
+    for (const k in v) {
+      if (isUnknown(k, K0, []) && !n4(v[k], sub(r, at, k), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** schemas/agent-context-report.json#/$defs/Freshness */
+export function n10(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (!E1.has(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "enum");
+  }
+  return ok;
+}
+
+/** schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks */
+export function n11(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n12(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
 /** schemas/agent-context-report.json#/$defs/LoadedTask */
-export function n6(v: unknown, at: Path, r: Reporter): boolean {
+export function n12(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -396,12 +495,12 @@ export function n6(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "contextLoaded"), "type", "boolean");
     }
     const p3 = v["relevantFiles"];
-    if (p3 !== undefined && !n12(p3, sub(r, at, "relevantFiles"), r)) {
+    if (p3 !== undefined && !n4(p3, sub(r, at, "relevantFiles"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["tokensUsed"];
-    if (p4 !== undefined && !n12(p4, sub(r, at, "tokensUsed"), r)) {
+    if (p4 !== undefined && !n4(p4, sub(r, at, "tokensUsed"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -417,8 +516,36 @@ export function n6(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/scheduling-context.json#/$defs/Coordination/properties/is_internal */
+export function n13(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "boolean") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "boolean");
+  }
+  return ok;
+}
+
+/** schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments */
+export function n14(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n15(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
 /** schemas/agent-context-report.json#/$defs/LoadedDocument */
-export function n7(v: unknown, at: Path, r: Reporter): boolean {
+export function n15(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -436,12 +563,12 @@ export function n7(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "path"), "type", "string");
     }
     const p2 = v["sizeInTokens"];
-    if (p2 !== undefined && !n12(p2, sub(r, at, "sizeInTokens"), r)) {
+    if (p2 !== undefined && !n4(p2, sub(r, at, "sizeInTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["loadedAt"];
-    if (p3 !== undefined && !n13(p3, sub(r, at, "loadedAt"), r)) {
+    if (p3 !== undefined && !n3(p3, sub(r, at, "loadedAt"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -458,7 +585,7 @@ export function n7(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/agent-context-report.json#/$defs/Capabilities */
-export function n8(v: unknown, at: Path, r: Reporter): boolean {
+export function n16(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -466,17 +593,17 @@ export function n8(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["canStartImmediately"];
-    if (p0 !== undefined && !n478(p0, sub(r, at, "canStartImmediately"), r)) {
+    if (p0 !== undefined && !n17(p0, sub(r, at, "canStartImmediately"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["needsContextLoad"];
-    if (p1 !== undefined && !n479(p1, sub(r, at, "needsContextLoad"), r)) {
+    if (p1 !== undefined && !n17(p1, sub(r, at, "needsContextLoad"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["estimatedLoadTime"];
-    if (p2 !== undefined && !n480(p2, sub(r, at, "estimatedLoadTime"), r)) {
+    if (p2 !== undefined && !n18(p2, sub(r, at, "estimatedLoadTime"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -492,8 +619,46 @@ export function n8(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately */
+export function n17(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    if (hasDuplicates(v)) {
+      if (r === null) return false;
+      ok = report(r, at, "uniqueItems");
+    }
+    for (let i = 0; i < v.length; i++) {
+      if (typeof v[i] !== "string") {
+        if (r === null) return false;
+        ok = report(r, sub(r, at, i), "type", "string");
+      }
+    }
+  }
+  return ok;
+}
+
+/** schemas/agent-context-report.json#/$defs/Capabilities/properties/estimatedLoadTime */
+export function n18(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "number") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "number");
+  }
+  if (typeof v === "number") {
+    if (v < 0) {
+      if (r === null) return false;
+      ok = report(r, at, "minimum", 0);
+    }
+  }
+  return ok;
+}
+
 /** schemas/agent-context-report.json#/$defs/MemoryState */
-export function n9(v: unknown, at: Path, r: Reporter): boolean {
+export function n19(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -501,27 +666,27 @@ export function n9(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["conversationLength"];
-    if (p0 !== undefined && !n12(p0, sub(r, at, "conversationLength"), r)) {
+    if (p0 !== undefined && !n4(p0, sub(r, at, "conversationLength"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["oldestMessage"];
-    if (p1 !== undefined && !n13(p1, sub(r, at, "oldestMessage"), r)) {
+    if (p1 !== undefined && !n3(p1, sub(r, at, "oldestMessage"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["systemPromptTokens"];
-    if (p2 !== undefined && !n12(p2, sub(r, at, "systemPromptTokens"), r)) {
+    if (p2 !== undefined && !n4(p2, sub(r, at, "systemPromptTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["conversationTokens"];
-    if (p3 !== undefined && !n12(p3, sub(r, at, "conversationTokens"), r)) {
+    if (p3 !== undefined && !n4(p3, sub(r, at, "conversationTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["remainingForWork"];
-    if (p4 !== undefined && !n12(p4, sub(r, at, "remainingForWork"), r)) {
+    if (p4 !== undefined && !n4(p4, sub(r, at, "remainingForWork"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -530,7 +695,7 @@ export function n9(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/agent-context-report.json#/$defs/ReportContextInput */
-export function n10(v: unknown, at: Path, r: Reporter): boolean {
+export function n20(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -543,22 +708,22 @@ export function n10(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "agentId"), "type", "string");
     }
     const p1 = v["contextWindow"];
-    if (p1 !== undefined && !n2(p1, sub(r, at, "contextWindow"), r)) {
+    if (p1 !== undefined && !n5(p1, sub(r, at, "contextWindow"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["loadedProjects"];
-    if (p2 !== undefined && !n468(p2, sub(r, at, "loadedProjects"), r)) {
+    if (p2 !== undefined && !n7(p2, sub(r, at, "loadedProjects"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["loadedTasks"];
-    if (p3 !== undefined && !n469(p3, sub(r, at, "loadedTasks"), r)) {
+    if (p3 !== undefined && !n11(p3, sub(r, at, "loadedTasks"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["capabilities"];
-    if (p4 !== undefined && !n8(p4, sub(r, at, "capabilities"), r)) {
+    if (p4 !== undefined && !n16(p4, sub(r, at, "capabilities"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -587,7 +752,7 @@ export function n10(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/common.json#/$defs/UnitScore */
-export function n11(v: unknown, at: Path, r: Reporter): boolean {
+export function n21(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "number") {
     if (r === null) return false;
@@ -606,40 +771,8 @@ export function n11(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/common.json#/$defs/NonNegativeInteger */
-export function n12(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!Number.isInteger(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "integer");
-  }
-  if (typeof v === "number") {
-    if (v < 0) {
-      if (r === null) return false;
-      ok = report(r, at, "minimum", 0);
-    }
-  }
-  return ok;
-}
-
-/** schemas/common.json#/$defs/DateTime */
-export function n13(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (typeof v === "string") {
-    if (!isDateTime(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "format", "date-time");
-    }
-  }
-  return ok;
-}
-
 /** schemas/common.json#/$defs/Date */
-export function n14(v: unknown, at: Path, r: Reporter): boolean {
+export function n22(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -655,7 +788,7 @@ export function n14(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/common.json#/$defs/ContextPath */
-export function n15(v: unknown, at: Path, r: Reporter): boolean {
+export function n23(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -675,7 +808,7 @@ export function n15(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/message-envelope.json# */
-export function n16(v: unknown, at: Path, r: Reporter): boolean {
+export function n24(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -688,7 +821,7 @@ export function n16(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "id"), "type", "string");
     }
     const p1 = v["context"];
-    if (p1 !== undefined && !n15(p1, sub(r, at, "context"), r)) {
+    if (p1 !== undefined && !n23(p1, sub(r, at, "context"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -719,8 +852,18 @@ export function n16(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/session-context.json#/$defs/HandoffPayload/properties/context */
+export function n25(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isObject(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "object");
+  }
+  return ok;
+}
+
 /** schemas/paper-context.json#/$defs/DocumentType */
-export function n17(v: unknown, at: Path, r: Reporter): boolean {
+export function n26(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -734,7 +877,7 @@ export function n17(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/ChapterType */
-export function n18(v: unknown, at: Path, r: Reporter): boolean {
+export function n27(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -748,7 +891,7 @@ export function n18(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/ChapterStatus */
-export function n19(v: unknown, at: Path, r: Reporter): boolean {
+export function n28(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -762,7 +905,7 @@ export function n19(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/SectionStatus */
-export function n20(v: unknown, at: Path, r: Reporter): boolean {
+export function n29(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -776,7 +919,7 @@ export function n20(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/CitationStyle */
-export function n21(v: unknown, at: Path, r: Reporter): boolean {
+export function n30(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -790,7 +933,7 @@ export function n21(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/MethodologyType */
-export function n22(v: unknown, at: Path, r: Reporter): boolean {
+export function n31(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -804,7 +947,7 @@ export function n22(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/Tense */
-export function n23(v: unknown, at: Path, r: Reporter): boolean {
+export function n32(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -818,7 +961,7 @@ export function n23(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/TenseRules */
-export function n24(v: unknown, at: Path, r: Reporter): boolean {
+export function n33(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -826,17 +969,17 @@ export function n24(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["methods"];
-    if (p0 !== undefined && !n23(p0, sub(r, at, "methods"), r)) {
+    if (p0 !== undefined && !n32(p0, sub(r, at, "methods"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["results"];
-    if (p1 !== undefined && !n23(p1, sub(r, at, "results"), r)) {
+    if (p1 !== undefined && !n32(p1, sub(r, at, "results"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["discussion"];
-    if (p2 !== undefined && !n23(p2, sub(r, at, "discussion"), r)) {
+    if (p2 !== undefined && !n32(p2, sub(r, at, "discussion"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -857,7 +1000,7 @@ export function n24(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/HeadingStyle */
-export function n25(v: unknown, at: Path, r: Reporter): boolean {
+export function n34(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -871,7 +1014,7 @@ export function n25(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/FigurePrefix */
-export function n26(v: unknown, at: Path, r: Reporter): boolean {
+export function n35(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -885,7 +1028,7 @@ export function n26(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/TablePrefix */
-export function n27(v: unknown, at: Path, r: Reporter): boolean {
+export function n36(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -899,7 +1042,7 @@ export function n27(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/EquationNumbering */
-export function n28(v: unknown, at: Path, r: Reporter): boolean {
+export function n37(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -913,7 +1056,7 @@ export function n28(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/Formatting */
-export function n29(v: unknown, at: Path, r: Reporter): boolean {
+export function n38(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -921,22 +1064,22 @@ export function n29(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["heading_style"];
-    if (p0 !== undefined && !n25(p0, sub(r, at, "heading_style"), r)) {
+    if (p0 !== undefined && !n34(p0, sub(r, at, "heading_style"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["figure_prefix"];
-    if (p1 !== undefined && !n26(p1, sub(r, at, "figure_prefix"), r)) {
+    if (p1 !== undefined && !n35(p1, sub(r, at, "figure_prefix"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["table_prefix"];
-    if (p2 !== undefined && !n27(p2, sub(r, at, "table_prefix"), r)) {
+    if (p2 !== undefined && !n36(p2, sub(r, at, "table_prefix"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["equation_numbering"];
-    if (p3 !== undefined && !n28(p3, sub(r, at, "equation_numbering"), r)) {
+    if (p3 !== undefined && !n37(p3, sub(r, at, "equation_numbering"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -961,7 +1104,7 @@ export function n29(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/StyleGuide */
-export function n30(v: unknown, at: Path, r: Reporter): boolean {
+export function n39(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -969,22 +1112,22 @@ export function n30(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n21(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && !n30(p0, sub(r, at, "citation_style"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n22(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && !n31(p1, sub(r, at, "methodology_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["tense_rules"];
-    if (p2 !== undefined && !n24(p2, sub(r, at, "tense_rules"), r)) {
+    if (p2 !== undefined && !n33(p2, sub(r, at, "tense_rules"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["formatting"];
-    if (p3 !== undefined && !n29(p3, sub(r, at, "formatting"), r)) {
+    if (p3 !== undefined && !n38(p3, sub(r, at, "formatting"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1006,7 +1149,7 @@ export function n30(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/ChapterStyleGuide */
-export function n31(v: unknown, at: Path, r: Reporter): boolean {
+export function n40(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1014,22 +1157,22 @@ export function n31(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n21(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && !n30(p0, sub(r, at, "citation_style"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n22(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && !n31(p1, sub(r, at, "methodology_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["tense_rules"];
-    if (p2 !== undefined && !n24(p2, sub(r, at, "tense_rules"), r)) {
+    if (p2 !== undefined && !n33(p2, sub(r, at, "tense_rules"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["formatting"];
-    if (p3 !== undefined && !n29(p3, sub(r, at, "formatting"), r)) {
+    if (p3 !== undefined && !n38(p3, sub(r, at, "formatting"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1054,7 +1197,7 @@ export function n31(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/SectionStyleGuide */
-export function n32(v: unknown, at: Path, r: Reporter): boolean {
+export function n41(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1062,17 +1205,17 @@ export function n32(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n21(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && !n30(p0, sub(r, at, "citation_style"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n22(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && !n31(p1, sub(r, at, "methodology_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["tense_for_section"];
-    if (p2 !== undefined && !n23(p2, sub(r, at, "tense_for_section"), r)) {
+    if (p2 !== undefined && !n32(p2, sub(r, at, "tense_for_section"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1093,7 +1236,7 @@ export function n32(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/GlossaryEntry */
-export function n33(v: unknown, at: Path, r: Reporter): boolean {
+export function n42(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1133,7 +1276,7 @@ export function n33(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/ChapterOutline */
-export function n34(v: unknown, at: Path, r: Reporter): boolean {
+export function n43(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1151,17 +1294,17 @@ export function n34(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "chapter_title"), "type", "string");
     }
     const p2 = v["chapter_type"];
-    if (p2 !== undefined && !n18(p2, sub(r, at, "chapter_type"), r)) {
+    if (p2 !== undefined && !n27(p2, sub(r, at, "chapter_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["word_budget"];
-    if (p3 !== undefined && !n12(p3, sub(r, at, "word_budget"), r)) {
+    if (p3 !== undefined && !n4(p3, sub(r, at, "word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["sections"];
-    if (p4 !== undefined && !n436(p4, sub(r, at, "sections"), r)) {
+    if (p4 !== undefined && !n44(p4, sub(r, at, "sections"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1189,8 +1332,26 @@ export function n34(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations */
+export function n44(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (typeof v[i] !== "string") {
+        if (r === null) return false;
+        ok = report(r, sub(r, at, i), "type", "string");
+      }
+    }
+  }
+  return ok;
+}
+
 /** schemas/paper-context.json#/$defs/ChapterSummary */
-export function n35(v: unknown, at: Path, r: Reporter): boolean {
+export function n45(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1203,27 +1364,27 @@ export function n35(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "chapter_id"), "type", "string");
     }
     const p1 = v["status"];
-    if (p1 !== undefined && !n19(p1, sub(r, at, "status"), r)) {
+    if (p1 !== undefined && !n28(p1, sub(r, at, "status"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["summary"];
-    if (p2 !== undefined && !n425(p2, sub(r, at, "summary"), r)) {
+    if (p2 !== undefined && !n46(p2, sub(r, at, "summary"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["key_claims"];
-    if (p3 !== undefined && !n426(p3, sub(r, at, "key_claims"), r)) {
+    if (p3 !== undefined && !n44(p3, sub(r, at, "key_claims"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["defined_terms"];
-    if (p4 !== undefined && !n427(p4, sub(r, at, "defined_terms"), r)) {
+    if (p4 !== undefined && !n44(p4, sub(r, at, "defined_terms"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["cross_references"];
-    if (p5 !== undefined && !n428(p5, sub(r, at, "cross_references"), r)) {
+    if (p5 !== undefined && !n44(p5, sub(r, at, "cross_references"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1255,8 +1416,24 @@ export function n35(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/paper-context.json#/$defs/ChapterSummary/properties/summary */
+export function n46(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (typeof v === "string") {
+    if (wordCount(v) > 200) {
+      if (r === null) return false;
+      ok = report(r, at, "x-max-words", 200);
+    }
+  }
+  return ok;
+}
+
 /** schemas/paper-context.json#/$defs/WordBudget */
-export function n36(v: unknown, at: Path, r: Reporter): boolean {
+export function n47(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1264,12 +1441,12 @@ export function n36(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["total"];
-    if (p0 !== undefined && !n12(p0, sub(r, at, "total"), r)) {
+    if (p0 !== undefined && !n4(p0, sub(r, at, "total"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["per_chapter"];
-    if (p1 !== undefined && !n421(p1, sub(r, at, "per_chapter"), r)) {
+    if (p1 !== undefined && !n9(p1, sub(r, at, "per_chapter"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1286,7 +1463,7 @@ export function n36(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/ThesisContext */
-export function n37(v: unknown, at: Path, r: Reporter): boolean {
+export function n48(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1304,17 +1481,17 @@ export function n37(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "title"), "type", "string");
     }
     const p2 = v["document_type"];
-    if (p2 !== undefined && !n17(p2, sub(r, at, "document_type"), r)) {
+    if (p2 !== undefined && !n26(p2, sub(r, at, "document_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["research_questions"];
-    if (p3 !== undefined && !n399(p3, sub(r, at, "research_questions"), r)) {
+    if (p3 !== undefined && !n44(p3, sub(r, at, "research_questions"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["contributions"];
-    if (p4 !== undefined && !n400(p4, sub(r, at, "contributions"), r)) {
+    if (p4 !== undefined && !n44(p4, sub(r, at, "contributions"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1324,57 +1501,57 @@ export function n37(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "hypothesis"), "type", "string");
     }
     const p6 = v["terminology_glossary"];
-    if (p6 !== undefined && !n402(p6, sub(r, at, "terminology_glossary"), r)) {
+    if (p6 !== undefined && !n49(p6, sub(r, at, "terminology_glossary"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p7 = v["style_guide"];
-    if (p7 !== undefined && !n30(p7, sub(r, at, "style_guide"), r)) {
+    if (p7 !== undefined && !n39(p7, sub(r, at, "style_guide"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["chapter_structure"];
-    if (p8 !== undefined && !n404(p8, sub(r, at, "chapter_structure"), r)) {
+    if (p8 !== undefined && !n50(p8, sub(r, at, "chapter_structure"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p9 = v["chapter_summaries"];
-    if (p9 !== undefined && !n405(p9, sub(r, at, "chapter_summaries"), r)) {
+    if (p9 !== undefined && !n51(p9, sub(r, at, "chapter_summaries"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p10 = v["bibliography_keys"];
-    if (p10 !== undefined && !n406(p10, sub(r, at, "bibliography_keys"), r)) {
+    if (p10 !== undefined && !n44(p10, sub(r, at, "bibliography_keys"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p11 = v["required_citations"];
-    if (p11 !== undefined && !n407(p11, sub(r, at, "required_citations"), r)) {
+    if (p11 !== undefined && !n44(p11, sub(r, at, "required_citations"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p12 = v["word_budget"];
-    if (p12 !== undefined && !n36(p12, sub(r, at, "word_budget"), r)) {
+    if (p12 !== undefined && !n47(p12, sub(r, at, "word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p13 = v["venue"];
-    if (p13 !== undefined && !n409(p13, sub(r, at, "venue"), r)) {
+    if (p13 !== undefined && !n52(p13, sub(r, at, "venue"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p14 = v["submission_deadline"];
-    if (p14 !== undefined && !n14(p14, sub(r, at, "submission_deadline"), r)) {
+    if (p14 !== undefined && !n22(p14, sub(r, at, "submission_deadline"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p15 = v["created"];
-    if (p15 !== undefined && !n13(p15, sub(r, at, "created"), r)) {
+    if (p15 !== undefined && !n3(p15, sub(r, at, "created"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p16 = v["last_updated"];
-    if (p16 !== undefined && !n13(p16, sub(r, at, "last_updated"), r)) {
+    if (p16 !== undefined && !n3(p16, sub(r, at, "last_updated"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1410,8 +1587,72 @@ export function n37(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/paper-context.json#/$defs/ChapterContext/properties/terminology_subset */
+export function n49(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n42(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_structure */
+export function n50(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n43(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_summaries */
+export function n51(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n45(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/properties/subtype */
+export function n52(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!(typeof v === "string" || v === null)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string, null");
+  }
+  return ok;
+}
+
 /** schemas/paper-context.json#/$defs/SectionAssignment */
-export function n38(v: unknown, at: Path, r: Reporter): boolean {
+export function n53(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1429,12 +1670,12 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "section_title"), "type", "string");
     }
     const p2 = v["word_budget"];
-    if (p2 !== undefined && !n12(p2, sub(r, at, "word_budget"), r)) {
+    if (p2 !== undefined && !n4(p2, sub(r, at, "word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["dependencies"];
-    if (p3 !== undefined && !n392(p3, sub(r, at, "dependencies"), r)) {
+    if (p3 !== undefined && !n44(p3, sub(r, at, "dependencies"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1444,7 +1685,7 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "writer_type"), "type", "string");
     }
     const p5 = v["status"];
-    if (p5 !== undefined && !n20(p5, sub(r, at, "status"), r)) {
+    if (p5 !== undefined && !n29(p5, sub(r, at, "status"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1477,7 +1718,7 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/ChapterContext */
-export function n39(v: unknown, at: Path, r: Reporter): boolean {
+export function n54(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1485,7 +1726,7 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["parent_summary"];
-    if (p0 !== undefined && !n363(p0, sub(r, at, "parent_summary"), r)) {
+    if (p0 !== undefined && !n55(p0, sub(r, at, "parent_summary"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1500,7 +1741,7 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "document_title"), "type", "string");
     }
     const p3 = v["chapter_number"];
-    if (p3 !== undefined && !n366(p3, sub(r, at, "chapter_number"), r)) {
+    if (p3 !== undefined && !n56(p3, sub(r, at, "chapter_number"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1515,19 +1756,19 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "chapter_title"), "type", "string");
     }
     const p6 = v["chapter_type"];
-    if (p6 !== undefined && !n18(p6, sub(r, at, "chapter_type"), r)) {
+    if (p6 !== undefined && !n27(p6, sub(r, at, "chapter_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p7 = v["chapter_objectives"];
-    if (p7 !== undefined && !n370(p7, sub(r, at, "chapter_objectives"), r)) {
+    if (p7 !== undefined && !n44(p7, sub(r, at, "chapter_objectives"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["research_questions_addressed"];
     if (
       p8 !== undefined &&
-      !n371(p8, sub(r, at, "research_questions_addressed"), r)
+      !n44(p8, sub(r, at, "research_questions_addressed"), r)
     ) {
       if (r === null) return false;
       ok = false;
@@ -1535,13 +1776,13 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
     const p9 = v["contributions_supported"];
     if (
       p9 !== undefined &&
-      !n372(p9, sub(r, at, "contributions_supported"), r)
+      !n44(p9, sub(r, at, "contributions_supported"), r)
     ) {
       if (r === null) return false;
       ok = false;
     }
     const p10 = v["section_assignments"];
-    if (p10 !== undefined && !n373(p10, sub(r, at, "section_assignments"), r)) {
+    if (p10 !== undefined && !n57(p10, sub(r, at, "section_assignments"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1556,27 +1797,27 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "following_chapter_preview"), "type", "string");
     }
     const p13 = v["terminology_subset"];
-    if (p13 !== undefined && !n376(p13, sub(r, at, "terminology_subset"), r)) {
+    if (p13 !== undefined && !n49(p13, sub(r, at, "terminology_subset"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p14 = v["style_guide"];
-    if (p14 !== undefined && !n31(p14, sub(r, at, "style_guide"), r)) {
+    if (p14 !== undefined && !n40(p14, sub(r, at, "style_guide"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p15 = v["chapter_citations"];
-    if (p15 !== undefined && !n378(p15, sub(r, at, "chapter_citations"), r)) {
+    if (p15 !== undefined && !n44(p15, sub(r, at, "chapter_citations"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p16 = v["required_citations"];
-    if (p16 !== undefined && !n379(p16, sub(r, at, "required_citations"), r)) {
+    if (p16 !== undefined && !n44(p16, sub(r, at, "required_citations"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p17 = v["word_budget"];
-    if (p17 !== undefined && !n12(p17, sub(r, at, "word_budget"), r)) {
+    if (p17 !== undefined && !n4(p17, sub(r, at, "word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1657,8 +1898,68 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/paper-context.json#/$defs/ChapterContext/properties/parent_summary */
+export function n55(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (typeof v === "string") {
+    if (wordCount(v) > 500) {
+      if (r === null) return false;
+      ok = report(r, at, "x-max-words", 500);
+    }
+  }
+  return ok;
+}
+
+/** schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_number */
+export function n56(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!Number.isInteger(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "integer");
+  }
+  if (typeof v === "number") {
+    if (v < 1) {
+      if (r === null) return false;
+      ok = report(r, at, "minimum", 1);
+    }
+  }
+  return ok;
+}
+
+/** schemas/paper-context.json#/$defs/ChapterContext/properties/section_assignments */
+export function n57(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n53(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** schemas/paper-context.json#/$defs/ChapterContext/properties/remaining_budget */
+export function n58(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!Number.isInteger(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "integer");
+  }
+  return ok;
+}
+
 /** schemas/paper-context.json#/$defs/SectionContext */
-export function n40(v: unknown, at: Path, r: Reporter): boolean {
+export function n59(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1666,7 +1967,7 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["chapter_summary"];
-    if (p0 !== undefined && !n336(p0, sub(r, at, "chapter_summary"), r)) {
+    if (p0 !== undefined && !n60(p0, sub(r, at, "chapter_summary"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1701,12 +2002,12 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "section_number"), "type", "string");
     }
     const p7 = v["section_objectives"];
-    if (p7 !== undefined && !n343(p7, sub(r, at, "section_objectives"), r)) {
+    if (p7 !== undefined && !n44(p7, sub(r, at, "section_objectives"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["key_points"];
-    if (p8 !== undefined && !n344(p8, sub(r, at, "key_points"), r)) {
+    if (p8 !== undefined && !n44(p8, sub(r, at, "key_points"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1723,43 +2024,43 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
     const p11 = v["relevant_research_files"];
     if (
       p11 !== undefined &&
-      !n347(p11, sub(r, at, "relevant_research_files"), r)
+      !n44(p11, sub(r, at, "relevant_research_files"), r)
     ) {
       if (r === null) return false;
       ok = false;
     }
     const p12 = v["relevant_notes"];
-    if (p12 !== undefined && !n348(p12, sub(r, at, "relevant_notes"), r)) {
+    if (p12 !== undefined && !n44(p12, sub(r, at, "relevant_notes"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p13 = v["required_citations"];
-    if (p13 !== undefined && !n349(p13, sub(r, at, "required_citations"), r)) {
+    if (p13 !== undefined && !n44(p13, sub(r, at, "required_citations"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p14 = v["available_citations"];
-    if (p14 !== undefined && !n350(p14, sub(r, at, "available_citations"), r)) {
+    if (p14 !== undefined && !n44(p14, sub(r, at, "available_citations"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p15 = v["terminology_to_use"];
-    if (p15 !== undefined && !n351(p15, sub(r, at, "terminology_to_use"), r)) {
+    if (p15 !== undefined && !n44(p15, sub(r, at, "terminology_to_use"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p16 = v["terms_to_define"];
-    if (p16 !== undefined && !n352(p16, sub(r, at, "terms_to_define"), r)) {
+    if (p16 !== undefined && !n44(p16, sub(r, at, "terms_to_define"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p17 = v["style_guide"];
-    if (p17 !== undefined && !n32(p17, sub(r, at, "style_guide"), r)) {
+    if (p17 !== undefined && !n41(p17, sub(r, at, "style_guide"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p18 = v["word_budget"];
-    if (p18 !== undefined && !n12(p18, sub(r, at, "word_budget"), r)) {
+    if (p18 !== undefined && !n4(p18, sub(r, at, "word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1835,8 +2136,24 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/paper-context.json#/$defs/SectionContext/properties/chapter_summary */
+export function n60(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (typeof v === "string") {
+    if (wordCount(v) > 300) {
+      if (r === null) return false;
+      ok = report(r, at, "x-max-words", 300);
+    }
+  }
+  return ok;
+}
+
 /** schemas/paper-context.json#/$defs/TargetType */
-export function n41(v: unknown, at: Path, r: Reporter): boolean {
+export function n61(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -1850,7 +2167,7 @@ export function n41(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/Severity */
-export function n42(v: unknown, at: Path, r: Reporter): boolean {
+export function n62(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -1864,7 +2181,7 @@ export function n42(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/CategoryScores */
-export function n43(v: unknown, at: Path, r: Reporter): boolean {
+export function n63(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1872,27 +2189,27 @@ export function n43(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["consistency"];
-    if (p0 !== undefined && !n11(p0, sub(r, at, "consistency"), r)) {
+    if (p0 !== undefined && !n21(p0, sub(r, at, "consistency"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["cross_references"];
-    if (p1 !== undefined && !n11(p1, sub(r, at, "cross_references"), r)) {
+    if (p1 !== undefined && !n21(p1, sub(r, at, "cross_references"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["argument_quality"];
-    if (p2 !== undefined && !n11(p2, sub(r, at, "argument_quality"), r)) {
+    if (p2 !== undefined && !n21(p2, sub(r, at, "argument_quality"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["citation_accuracy"];
-    if (p3 !== undefined && !n11(p3, sub(r, at, "citation_accuracy"), r)) {
+    if (p3 !== undefined && !n21(p3, sub(r, at, "citation_accuracy"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["formatting"];
-    if (p4 !== undefined && !n11(p4, sub(r, at, "formatting"), r)) {
+    if (p4 !== undefined && !n21(p4, sub(r, at, "formatting"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1901,7 +2218,7 @@ export function n43(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/QualityIssue */
-export function n44(v: unknown, at: Path, r: Reporter): boolean {
+export function n64(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -1914,7 +2231,7 @@ export function n44(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "issue_id"), "type", "string");
     }
     const p1 = v["severity"];
-    if (p1 !== undefined && !n42(p1, sub(r, at, "severity"), r)) {
+    if (p1 !== undefined && !n62(p1, sub(r, at, "severity"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1976,7 +2293,7 @@ export function n44(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/ContextUsed */
-export function n45(v: unknown, at: Path, r: Reporter): boolean {
+export function n65(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2015,7 +2332,7 @@ export function n45(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/paper-context.json#/$defs/QualityReport */
-export function n46(v: unknown, at: Path, r: Reporter): boolean {
+export function n66(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2038,17 +2355,17 @@ export function n46(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "target_file"), "type", "string");
     }
     const p3 = v["target_type"];
-    if (p3 !== undefined && !n41(p3, sub(r, at, "target_type"), r)) {
+    if (p3 !== undefined && !n61(p3, sub(r, at, "target_type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["timestamp"];
-    if (p4 !== undefined && !n13(p4, sub(r, at, "timestamp"), r)) {
+    if (p4 !== undefined && !n3(p4, sub(r, at, "timestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["duration_ms"];
-    if (p5 !== undefined && !n12(p5, sub(r, at, "duration_ms"), r)) {
+    if (p5 !== undefined && !n4(p5, sub(r, at, "duration_ms"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2058,17 +2375,17 @@ export function n46(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "passed"), "type", "boolean");
     }
     const p7 = v["score"];
-    if (p7 !== undefined && !n11(p7, sub(r, at, "score"), r)) {
+    if (p7 !== undefined && !n21(p7, sub(r, at, "score"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["category_scores"];
-    if (p8 !== undefined && !n43(p8, sub(r, at, "category_scores"), r)) {
+    if (p8 !== undefined && !n63(p8, sub(r, at, "category_scores"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p9 = v["issues"];
-    if (p9 !== undefined && !n313(p9, sub(r, at, "issues"), r)) {
+    if (p9 !== undefined && !n67(p9, sub(r, at, "issues"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2078,27 +2395,27 @@ export function n46(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "summary"), "type", "string");
     }
     const p11 = v["critical_count"];
-    if (p11 !== undefined && !n12(p11, sub(r, at, "critical_count"), r)) {
+    if (p11 !== undefined && !n4(p11, sub(r, at, "critical_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p12 = v["major_count"];
-    if (p12 !== undefined && !n12(p12, sub(r, at, "major_count"), r)) {
+    if (p12 !== undefined && !n4(p12, sub(r, at, "major_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p13 = v["minor_count"];
-    if (p13 !== undefined && !n12(p13, sub(r, at, "minor_count"), r)) {
+    if (p13 !== undefined && !n4(p13, sub(r, at, "minor_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p14 = v["suggestion_count"];
-    if (p14 !== undefined && !n12(p14, sub(r, at, "suggestion_count"), r)) {
+    if (p14 !== undefined && !n4(p14, sub(r, at, "suggestion_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p15 = v["context_used"];
-    if (p15 !== undefined && !n45(p15, sub(r, at, "context_used"), r)) {
+    if (p15 !== undefined && !n65(p15, sub(r, at, "context_used"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2170,8 +2487,26 @@ export function n46(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/paper-context.json#/$defs/QualityReport/properties/issues */
+export function n67(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n64(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
 /** schemas/scheduling-context.json#/$defs/Score */
-export function n47(v: unknown, at: Path, r: Reporter): boolean {
+export function n68(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!Number.isInteger(v)) {
     if (r === null) return false;
@@ -2191,7 +2526,7 @@ export function n47(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/Engagement */
-export function n48(v: unknown, at: Path, r: Reporter): boolean {
+export function n69(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -2205,7 +2540,7 @@ export function n48(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/AlternativeTime */
-export function n49(v: unknown, at: Path, r: Reporter): boolean {
+export function n70(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2213,12 +2548,12 @@ export function n49(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["date"];
-    if (p0 !== undefined && !n14(p0, sub(r, at, "date"), r)) {
+    if (p0 !== undefined && !n22(p0, sub(r, at, "date"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["time_range"];
-    if (p1 !== undefined && !n303(p1, sub(r, at, "time_range"), r)) {
+    if (p1 !== undefined && !n71(p1, sub(r, at, "time_range"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2234,8 +2569,29 @@ export function n49(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/scheduling-context.json#/$defs/AlternativeTime/properties/time_range */
+export function n71(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (typeof v === "string") {
+    if (!P9.test(v)) {
+      if (r === null) return false;
+      ok = report(
+        r,
+        at,
+        "pattern",
+        "^(([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]|morning|afternoon|evening)$",
+      );
+    }
+  }
+  return ok;
+}
+
 /** schemas/scheduling-context.json#/$defs/AttendeeActionType */
-export function n50(v: unknown, at: Path, r: Reporter): boolean {
+export function n72(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -2249,7 +2605,7 @@ export function n50(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/ReplySubtype */
-export function n51(v: unknown, at: Path, r: Reporter): boolean {
+export function n73(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -2263,7 +2619,7 @@ export function n51(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/WaitSubtype */
-export function n52(v: unknown, at: Path, r: Reporter): boolean {
+export function n74(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -2277,7 +2633,7 @@ export function n52(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/ConfirmSubtype */
-export function n53(v: unknown, at: Path, r: Reporter): boolean {
+export function n75(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -2291,7 +2647,7 @@ export function n53(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/EscalateSubtype */
-export function n54(v: unknown, at: Path, r: Reporter): boolean {
+export function n76(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -2305,7 +2661,7 @@ export function n54(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/CloseSubtype */
-export function n55(v: unknown, at: Path, r: Reporter): boolean {
+export function n77(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -2319,7 +2675,7 @@ export function n55(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/EmptyMetadata */
-export function n56(v: unknown, at: Path, r: Reporter): boolean {
+export function n78(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2335,7 +2691,7 @@ export function n56(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata */
-export function n57(v: unknown, at: Path, r: Reporter): boolean {
+export function n79(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2348,7 +2704,7 @@ export function n57(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "attendee_message"), "type", "string");
     }
     const p1 = v["alternatives_proposed"];
-    if (p1 !== undefined && !n300(p1, sub(r, at, "alternatives_proposed"), r)) {
+    if (p1 !== undefined && !n44(p1, sub(r, at, "alternatives_proposed"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2369,7 +2725,7 @@ export function n57(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/EscalateUnusualMetadata */
-export function n58(v: unknown, at: Path, r: Reporter): boolean {
+export function n80(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2403,7 +2759,7 @@ export function n58(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/EscalateInternalMetadata */
-export function n59(v: unknown, at: Path, r: Reporter): boolean {
+export function n81(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2437,60 +2793,60 @@ export function n59(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/AttendeeNextAction */
-export function n60(v: unknown, at: Path, r: Reporter): boolean {
+export function n82(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
     ok = report(r, at, "type", "object");
   }
-  if (!n236(v, at, r)) {
+  if (!n83(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n237(v, at, r)) {
+  if (!n88(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n238(v, at, r)) {
+  if (!n92(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n239(v, at, r)) {
+  if (!n96(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n240(v, at, r)) {
+  if (!n99(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n241(v, at, r)) {
+  if (!n103(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n242(v, at, r)) {
+  if (!n107(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n243(v, at, r)) {
+  if (!n111(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n244(v, at, r)) {
+  if (!n115(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n245(v, at, r)) {
+  if (!n119(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n50(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && !n72(p0, sub(r, at, "type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n234(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && !n52(p1, sub(r, at, "subtype"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2498,6 +2854,10 @@ export function n60(v: unknown, at: Path, r: Reporter): boolean {
     if (p2 !== undefined && !isObject(p2)) {
       if (r === null) return false;
       ok = report(r, sub(r, at, "metadata"), "type", "object");
+    }
+    if (hasUnknown(v, K26, [])) {
+      if (r === null) return false;
+      ok = report(r, at, "additionalProperties");
     }
     if (v["type"] === undefined) {
       if (r === null) return false;
@@ -2515,22 +2875,557 @@ export function n60(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventActionType */
-export function n61(v: unknown, at: Path, r: Reporter): boolean {
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0 */
+export function n83(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
-  if (typeof v !== "string") {
+  if (n84(v, null, null) && !n86(v, at, r)) {
     if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (!E26.has(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = false;
   }
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/CoordinationInProgressSubtype */
-export function n62(v: unknown, at: Path, r: Reporter): boolean {
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if */
+export function n84(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n85(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if/properties/type */
+export function n85(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "Initiate") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then */
+export function n86(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["subtype"];
+    if (p0 !== undefined && !n87(p0, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["metadata"];
+    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/subtype */
+export function n87(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== null) {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1 */
+export function n88(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n89(v, null, null) && !n91(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if */
+export function n89(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n90(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if/properties/type */
+export function n90(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "Reply") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then */
+export function n91(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["subtype"];
+    if (p0 !== undefined && !n73(p0, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["metadata"];
+    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2 */
+export function n92(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n93(v, null, null) && !n95(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if */
+export function n93(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n94(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if/properties/type */
+export function n94(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "Wait") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then */
+export function n95(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["subtype"];
+    if (p0 !== undefined && !n74(p0, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["metadata"];
+    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3 */
+export function n96(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n97(v, null, null) && !n86(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if */
+export function n97(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n98(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if/properties/type */
+export function n98(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "Follow_up") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4 */
+export function n99(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n100(v, null, null) && !n102(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if */
+export function n100(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n101(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if/properties/type */
+export function n101(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "Confirm") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then */
+export function n102(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["subtype"];
+    if (p0 !== undefined && !n75(p0, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["metadata"];
+    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5 */
+export function n103(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n104(v, null, null) && !n106(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if */
+export function n104(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/type */
+export function n105(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "Escalate") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then */
+export function n106(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["subtype"];
+    if (p0 !== undefined && !n76(p0, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6 */
+export function n107(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n108(v, null, null) && !n110(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if */
+export function n108(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n109(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if/properties/subtype */
+export function n109(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "alternatives_proposed") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then */
+export function n110(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["metadata"];
+    if (p0 !== undefined && !n79(p0, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7 */
+export function n111(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n112(v, null, null) && !n114(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if */
+export function n112(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n113(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if/properties/subtype */
+export function n113(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "unusual") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then */
+export function n114(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["metadata"];
+    if (p0 !== undefined && !n80(p0, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8 */
+export function n115(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n116(v, null, null) && !n118(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if */
+export function n116(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n117(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/subtype */
+export function n117(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "internal") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then */
+export function n118(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["metadata"];
+    if (p0 !== undefined && !n81(p0, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9 */
+export function n119(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n120(v, null, null) && !n122(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if */
+export function n120(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n121(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if/properties/type */
+export function n121(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "Close") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then */
+export function n122(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["subtype"];
+    if (p0 !== undefined && !n77(p0, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["metadata"];
+    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventActionType */
+export function n123(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -2543,8 +3438,8 @@ export function n62(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/WaitingForDecisionSubtype */
-export function n63(v: unknown, at: Path, r: Reporter): boolean {
+/** schemas/scheduling-context.json#/$defs/CoordinationInProgressSubtype */
+export function n124(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -2557,8 +3452,8 @@ export function n63(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/CompleteSubtype */
-export function n64(v: unknown, at: Path, r: Reporter): boolean {
+/** schemas/scheduling-context.json#/$defs/WaitingForDecisionSubtype */
+export function n125(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -2571,8 +3466,22 @@ export function n64(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/scheduling-context.json#/$defs/CompleteSubtype */
+export function n126(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (!E30.has(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "enum");
+  }
+  return ok;
+}
+
 /** schemas/scheduling-context.json#/$defs/RescheduleMetadata */
-export function n65(v: unknown, at: Path, r: Reporter): boolean {
+export function n127(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2580,11 +3489,11 @@ export function n65(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["alternatives"];
-    if (p0 !== undefined && !n231(p0, sub(r, at, "alternatives"), r)) {
+    if (p0 !== undefined && !n128(p0, sub(r, at, "alternatives"), r)) {
       if (r === null) return false;
       ok = false;
     }
-    if (hasUnknown(v, K30, [])) {
+    if (hasUnknown(v, K31, [])) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
@@ -2596,8 +3505,26 @@ export function n65(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives */
+export function n128(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!isObject(v[i])) {
+        if (r === null) return false;
+        ok = report(r, sub(r, at, i), "type", "object");
+      }
+    }
+  }
+  return ok;
+}
+
 /** schemas/scheduling-context.json#/$defs/ResolveConflictMetadata */
-export function n66(v: unknown, at: Path, r: Reporter): boolean {
+export function n129(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2609,7 +3536,7 @@ export function n66(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "conflict_summary"), "type", "string");
     }
-    if (hasUnknown(v, K31, [])) {
+    if (hasUnknown(v, K32, [])) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
@@ -2622,39 +3549,39 @@ export function n66(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/EventNextAction */
-export function n67(v: unknown, at: Path, r: Reporter): boolean {
+export function n130(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
     ok = report(r, at, "type", "object");
   }
-  if (!n195(v, at, r)) {
+  if (!n131(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n196(v, at, r)) {
+  if (!n135(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n197(v, at, r)) {
+  if (!n139(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n198(v, at, r)) {
+  if (!n143(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n199(v, at, r)) {
+  if (!n147(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n200(v, at, r)) {
+  if (!n151(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n61(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && !n123(p0, sub(r, at, "type"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2668,6 +3595,10 @@ export function n67(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "metadata"), "type", "object");
     }
+    if (hasUnknown(v, K33, [])) {
+      if (r === null) return false;
+      ok = report(r, at, "additionalProperties");
+    }
     if (v["type"] === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
@@ -2684,8 +3615,345 @@ export function n67(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0 */
+export function n131(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n132(v, null, null) && !n134(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if */
+export function n132(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n133(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if/properties/type */
+export function n133(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "Coordination in progress") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/then */
+export function n134(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["subtype"];
+    if (p0 !== undefined && !n124(p0, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["metadata"];
+    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1 */
+export function n135(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n136(v, null, null) && !n138(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/if */
+export function n136(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/type */
+export function n137(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "Waiting for decision") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/then */
+export function n138(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["subtype"];
+    if (p0 !== undefined && !n125(p0, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2 */
+export function n139(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n140(v, null, null) && !n142(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if */
+export function n140(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n141(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype */
+export function n141(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!E34.has(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "enum");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/then */
+export function n142(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["metadata"];
+    if (p0 !== undefined && !n78(p0, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3 */
+export function n143(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n144(v, null, null) && !n146(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if */
+export function n144(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n145(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if/properties/subtype */
+export function n145(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "reschedule") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/then */
+export function n146(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["metadata"];
+    if (p0 !== undefined && !n127(p0, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4 */
+export function n147(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n148(v, null, null) && !n150(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if */
+export function n148(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n149(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/subtype */
+export function n149(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "resolve_conflict") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/then */
+export function n150(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["metadata"];
+    if (p0 !== undefined && !n129(p0, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5 */
+export function n151(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n152(v, null, null) && !n154(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if */
+export function n152(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n153(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if/properties/type */
+export function n153(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "Complete") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/then */
+export function n154(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["subtype"];
+    if (p0 !== undefined && !n126(p0, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["metadata"];
+    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 /** schemas/scheduling-context.json#/$defs/AttendeeAnalysis */
-export function n68(v: unknown, at: Path, r: Reporter): boolean {
+export function n155(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2693,7 +3961,7 @@ export function n68(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["score"];
-    if (p0 !== undefined && !n47(p0, sub(r, at, "score"), r)) {
+    if (p0 !== undefined && !n68(p0, sub(r, at, "score"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2703,19 +3971,19 @@ export function n68(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "reason"), "type", "string");
     }
     const p2 = v["engagement"];
-    if (p2 !== undefined && !n48(p2, sub(r, at, "engagement"), r)) {
+    if (p2 !== undefined && !n69(p2, sub(r, at, "engagement"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["next_action"];
-    if (p3 !== undefined && !n60(p3, sub(r, at, "next_action"), r)) {
+    if (p3 !== undefined && !n82(p3, sub(r, at, "next_action"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["suggested_alternative_times"];
     if (
       p4 !== undefined &&
-      !n190(p4, sub(r, at, "suggested_alternative_times"), r)
+      !n156(p4, sub(r, at, "suggested_alternative_times"), r)
     ) {
       if (r === null) return false;
       ok = false;
@@ -2744,8 +4012,26 @@ export function n68(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times */
+export function n156(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n70(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
 /** schemas/scheduling-context.json#/$defs/EventAnalysis */
-export function n69(v: unknown, at: Path, r: Reporter): boolean {
+export function n157(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2753,7 +4039,7 @@ export function n69(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["score"];
-    if (p0 !== undefined && !n47(p0, sub(r, at, "score"), r)) {
+    if (p0 !== undefined && !n68(p0, sub(r, at, "score"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2763,7 +4049,7 @@ export function n69(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "reason"), "type", "string");
     }
     const p2 = v["next_action"];
-    if (p2 !== undefined && !n67(p2, sub(r, at, "next_action"), r)) {
+    if (p2 !== undefined && !n130(p2, sub(r, at, "next_action"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2784,7 +4070,7 @@ export function n69(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/EventDates */
-export function n70(v: unknown, at: Path, r: Reporter): boolean {
+export function n158(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2792,12 +4078,12 @@ export function n70(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["start"];
-    if (p0 !== undefined && !n13(p0, sub(r, at, "start"), r)) {
+    if (p0 !== undefined && !n3(p0, sub(r, at, "start"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["end"];
-    if (p1 !== undefined && !n13(p1, sub(r, at, "end"), r)) {
+    if (p1 !== undefined && !n3(p1, sub(r, at, "end"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2814,7 +4100,7 @@ export function n70(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/Attendee */
-export function n71(v: unknown, at: Path, r: Reporter): boolean {
+export function n159(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2842,7 +4128,7 @@ export function n71(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "is_optional"), "type", "boolean");
     }
     const p4 = v["attendee_analysis"];
-    if (p4 !== undefined && !n178(p4, sub(r, at, "attendee_analysis"), r)) {
+    if (p4 !== undefined && !n160(p4, sub(r, at, "attendee_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2866,8 +4152,28 @@ export function n71(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis */
+export function n160(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n155(v, null, null) && !n161(v, null, null)) {
+    if (r === null) return false;
+    ok = report(r, at, "anyOf");
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/1 */
+export function n161(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== null) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "null");
+  }
+  return ok;
+}
+
 /** schemas/scheduling-context.json#/$defs/SchedulingOperation */
-export function n72(v: unknown, at: Path, r: Reporter): boolean {
+export function n162(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2895,7 +4201,7 @@ export function n72(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "timezone"), "type", "string");
     }
     const p4 = v["date"];
-    if (p4 !== undefined && !n70(p4, sub(r, at, "date"), r)) {
+    if (p4 !== undefined && !n158(p4, sub(r, at, "date"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2905,17 +4211,17 @@ export function n72(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "private"), "type", "boolean");
     }
     const p6 = v["attendees"];
-    if (p6 !== undefined && !n168(p6, sub(r, at, "attendees"), r)) {
+    if (p6 !== undefined && !n164(p6, sub(r, at, "attendees"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p7 = v["created_at"];
-    if (p7 !== undefined && !n13(p7, sub(r, at, "created_at"), r)) {
+    if (p7 !== undefined && !n3(p7, sub(r, at, "created_at"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["event_analysis"];
-    if (p8 !== undefined && !n170(p8, sub(r, at, "event_analysis"), r)) {
+    if (p8 !== undefined && !n165(p8, sub(r, at, "event_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2959,14 +4265,58 @@ export function n72(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/duration */
+export function n163(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "number") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "number");
+  }
+  if (typeof v === "number") {
+    if (v <= 0) {
+      if (r === null) return false;
+      ok = report(r, at, "exclusiveMinimum", 0);
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/attendees */
+export function n164(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n159(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis */
+export function n165(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n157(v, null, null) && !n161(v, null, null)) {
+    if (r === null) return false;
+    ok = report(r, at, "anyOf");
+  }
+  return ok;
+}
+
 /** schemas/scheduling-context.json#/$defs/MessageDirection */
-export function n73(v: unknown, at: Path, r: Reporter): boolean {
+export function n166(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
     ok = report(r, at, "type", "string");
   }
-  if (!E32.has(v)) {
+  if (!E35.has(v)) {
     if (r === null) return false;
     ok = report(r, at, "enum");
   }
@@ -2974,7 +4324,7 @@ export function n73(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/ConversationMessage */
-export function n74(v: unknown, at: Path, r: Reporter): boolean {
+export function n167(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -2982,7 +4332,7 @@ export function n74(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["direction"];
-    if (p0 !== undefined && !n73(p0, sub(r, at, "direction"), r)) {
+    if (p0 !== undefined && !n166(p0, sub(r, at, "direction"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2997,7 +4347,7 @@ export function n74(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "content"), "type", "string");
     }
     const p3 = v["timestamp"];
-    if (p3 !== undefined && !n13(p3, sub(r, at, "timestamp"), r)) {
+    if (p3 !== undefined && !n3(p3, sub(r, at, "timestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3022,7 +4372,7 @@ export function n74(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/scheduling-context.json#/$defs/Coordination */
-export function n75(v: unknown, at: Path, r: Reporter): boolean {
+export function n168(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -3050,17 +4400,17 @@ export function n75(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "is_optional"), "type", "boolean");
     }
     const p4 = v["conv_history"];
-    if (p4 !== undefined && !n152(p4, sub(r, at, "conv_history"), r)) {
+    if (p4 !== undefined && !n169(p4, sub(r, at, "conv_history"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["followup_date"];
-    if (p5 !== undefined && !n153(p5, sub(r, at, "followup_date"), r)) {
+    if (p5 !== undefined && !n170(p5, sub(r, at, "followup_date"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["attendee_analysis"];
-    if (p6 !== undefined && !n154(p6, sub(r, at, "attendee_analysis"), r)) {
+    if (p6 !== undefined && !n160(p6, sub(r, at, "attendee_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3092,8 +4442,42 @@ export function n75(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/scheduling-context.json#/$defs/Coordination/properties/conv_history */
+export function n169(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n167(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** schemas/scheduling-context.json#/$defs/SchedulingAgentOutput/properties/follow_up_date */
+export function n170(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!(typeof v === "string" || v === null)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string, null");
+  }
+  if (typeof v === "string") {
+    if (!isDateTime(v)) {
+      if (r === null) return false;
+      ok = report(r, at, "format", "date-time");
+    }
+  }
+  return ok;
+}
+
 /** schemas/scheduling-context.json#/$defs/SchedulingAgentOutput */
-export function n76(v: unknown, at: Path, r: Reporter): boolean {
+export function n171(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -3101,17 +4485,17 @@ export function n76(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["attendee_analysis"];
-    if (p0 !== undefined && !n68(p0, sub(r, at, "attendee_analysis"), r)) {
+    if (p0 !== undefined && !n155(p0, sub(r, at, "attendee_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["event_analysis"];
-    if (p1 !== undefined && !n69(p1, sub(r, at, "event_analysis"), r)) {
+    if (p1 !== undefined && !n157(p1, sub(r, at, "event_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["follow_up_date"];
-    if (p2 !== undefined && !n147(p2, sub(r, at, "follow_up_date"), r)) {
+    if (p2 !== undefined && !n170(p2, sub(r, at, "follow_up_date"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3132,7 +4516,7 @@ export function n76(v: unknown, at: Path, r: Reporter): boolean {
 }
 
 /** schemas/session-context.json# */
-export function n77(v: unknown, at: Path, r: Reporter): boolean {
+export function n172(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -3140,7 +4524,7 @@ export function n77(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["schema_version"];
-    if (p0 !== undefined && !n138(p0, sub(r, at, "schema_version"), r)) {
+    if (p0 !== undefined && !n173(p0, sub(r, at, "schema_version"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3150,27 +4534,27 @@ export function n77(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "session_id"), "type", "string");
     }
     const p2 = v["source_agent"];
-    if (p2 !== undefined && !n81(p2, sub(r, at, "source_agent"), r)) {
+    if (p2 !== undefined && !n174(p2, sub(r, at, "source_agent"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["target_agent"];
-    if (p3 !== undefined && !n81(p3, sub(r, at, "target_agent"), r)) {
+    if (p3 !== undefined && !n174(p3, sub(r, at, "target_agent"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["timestamp"];
-    if (p4 !== undefined && !n13(p4, sub(r, at, "timestamp"), r)) {
+    if (p4 !== undefined && !n3(p4, sub(r, at, "timestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["payload"];
-    if (p5 !== undefined && !n89(p5, sub(r, at, "payload"), r)) {
+    if (p5 !== undefined && !n194(p5, sub(r, at, "payload"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["trace"];
-    if (p6 !== undefined && !n90(p6, sub(r, at, "trace"), r)) {
+    if (p6 !== undefined && !n210(p6, sub(r, at, "trace"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3202,85 +4586,64 @@ export function n77(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentFamily */
-export function n78(v: unknown, at: Path, r: Reporter): boolean {
+/** schemas/session-context.json#/properties/schema_version */
+export function n173(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
     ok = report(r, at, "type", "string");
   }
-  if (!E33.has(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "enum");
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/CognitiveMode */
-export function n79(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (!E34.has(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "enum");
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentModel */
-export function n80(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (!E35.has(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "enum");
+  if (typeof v === "string") {
+    if (!P8.test(v)) {
+      if (r === null) return false;
+      ok = report(
+        r,
+        at,
+        "pattern",
+        "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$",
+      );
+    }
   }
   return ok;
 }
 
 /** schemas/session-context.json#/$defs/AgentRef */
-export function n81(v: unknown, at: Path, r: Reporter): boolean {
+export function n174(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
     ok = report(r, at, "type", "object");
   }
-  if (!n123(v, at, r)) {
+  if (!n179(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n124(v, at, r)) {
+  if (!n184(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
-  if (!n125(v, at, r)) {
+  if (!n189(v, at, r)) {
     if (r === null) return false;
     ok = false;
   }
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n119(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && !n175(p0, sub(r, at, "id"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["family"];
-    if (p1 !== undefined && !n78(p1, sub(r, at, "family"), r)) {
+    if (p1 !== undefined && !n176(p1, sub(r, at, "family"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["cognitive_mode"];
-    if (p2 !== undefined && !n79(p2, sub(r, at, "cognitive_mode"), r)) {
+    if (p2 !== undefined && !n177(p2, sub(r, at, "cognitive_mode"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["model"];
-    if (p3 !== undefined && !n80(p3, sub(r, at, "model"), r)) {
+    if (p3 !== undefined && !n178(p3, sub(r, at, "model"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3296,8 +4659,325 @@ export function n81(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/session-context.json#/$defs/AgentRef/properties/id */
+export function n175(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (typeof v === "string") {
+    if (!P7.test(v)) {
+      if (r === null) return false;
+      ok = report(r, at, "pattern", "^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*$");
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentFamily */
+export function n176(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (!E36.has(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "enum");
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/CognitiveMode */
+export function n177(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (!E37.has(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "enum");
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentModel */
+export function n178(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (!E38.has(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "enum");
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/0 */
+export function n179(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n180(v, null, null) && !n182(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/0/if */
+export function n180(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["family"];
+    if (p0 !== undefined && !n181(p0, sub(r, at, "family"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["family"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "family");
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/0/if/properties/family */
+export function n181(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "ps") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/0/then */
+export function n182(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["id"];
+    if (p0 !== undefined && !n183(p0, sub(r, at, "id"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/0/then/properties/id */
+export function n183(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v === "string") {
+    if (!P6.test(v)) {
+      if (r === null) return false;
+      ok = report(r, at, "pattern", "^ps-");
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/1 */
+export function n184(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n185(v, null, null) && !n187(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/1/if */
+export function n185(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["family"];
+    if (p0 !== undefined && !n186(p0, sub(r, at, "family"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["family"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "family");
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/1/if/properties/family */
+export function n186(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "nse") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/1/then */
+export function n187(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["id"];
+    if (p0 !== undefined && !n188(p0, sub(r, at, "id"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/1/then/properties/id */
+export function n188(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v === "string") {
+    if (!P5.test(v)) {
+      if (r === null) return false;
+      ok = report(r, at, "pattern", "^nse-");
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/2 */
+export function n189(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (n190(v, null, null) && !n192(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/2/if */
+export function n190(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["family"];
+    if (p0 !== undefined && !n191(p0, sub(r, at, "family"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["family"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "family");
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/2/if/properties/family */
+export function n191(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "orch") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/2/then */
+export function n192(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (isObject(v)) {
+    const p0 = v["id"];
+    if (p0 !== undefined && !n193(p0, sub(r, at, "id"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/AgentRef/allOf/2/then/properties/id */
+export function n193(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v === "string") {
+    if (!P4.test(v)) {
+      if (r === null) return false;
+      ok = report(r, at, "pattern", "^orch-");
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/HandoffPayload */
+export function n194(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isObject(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "object");
+  }
+  if (isObject(v)) {
+    const p0 = v["key_findings"];
+    if (p0 !== undefined && !n195(p0, sub(r, at, "key_findings"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["open_questions"];
+    if (p1 !== undefined && !n198(p1, sub(r, at, "open_questions"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p2 = v["blockers"];
+    if (p2 !== undefined && !n201(p2, sub(r, at, "blockers"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p3 = v["confidence"];
+    if (p3 !== undefined && !n204(p3, sub(r, at, "confidence"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p4 = v["artifacts"];
+    if (p4 !== undefined && !n206(p4, sub(r, at, "artifacts"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p5 = v["context"];
+    if (p5 !== undefined && !isObject(p5)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "context"), "type", "object");
+    }
+    const p6 = v["recommendations"];
+    if (p6 !== undefined && !n44(p6, sub(r, at, "recommendations"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["key_findings"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "key_findings");
+    }
+    if (v["confidence"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "confidence");
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/HandoffPayload/properties/key_findings */
+export function n195(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n196(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
 /** schemas/session-context.json#/$defs/KeyFinding */
-export function n82(v: unknown, at: Path, r: Reporter): boolean {
+export function n196(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -3305,7 +4985,7 @@ export function n82(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n117(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && !n197(p0, sub(r, at, "id"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3326,8 +5006,42 @@ export function n82(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/session-context.json#/$defs/KeyFinding/properties/id */
+export function n197(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (typeof v === "string") {
+    if (!P3.test(v)) {
+      if (r === null) return false;
+      ok = report(r, at, "pattern", "^F-[0-9]{3}$");
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/HandoffPayload/properties/open_questions */
+export function n198(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n199(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
 /** schemas/session-context.json#/$defs/OpenQuestion */
-export function n83(v: unknown, at: Path, r: Reporter): boolean {
+export function n199(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -3335,7 +5049,7 @@ export function n83(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n115(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && !n200(p0, sub(r, at, "id"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3356,8 +5070,42 @@ export function n83(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
+/** schemas/session-context.json#/$defs/OpenQuestion/properties/id */
+export function n200(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (typeof v !== "string") {
+    if (r === null) return false;
+    ok = report(r, at, "type", "string");
+  }
+  if (typeof v === "string") {
+    if (!P2.test(v)) {
+      if (r === null) return false;
+      ok = report(r, at, "pattern", "^Q-[0-9]{3}$");
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/HandoffPayload/properties/blockers */
+export function n201(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
+    if (r === null) return false;
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n202(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
 /** schemas/session-context.json#/$defs/Blocker */
-export function n84(v: unknown, at: Path, r: Reporter): boolean {
+export function n202(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -3365,7 +5113,7 @@ export function n84(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n113(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && !n203(p0, sub(r, at, "id"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3386,40 +5134,24 @@ export function n84(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/ConfidenceBreakdown */
-export function n85(v: unknown, at: Path, r: Reporter): boolean {
+/** schemas/session-context.json#/$defs/Blocker/properties/id */
+export function n203(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
-  if (!isObject(v)) {
+  if (typeof v !== "string") {
     if (r === null) return false;
-    ok = report(r, at, "type", "object");
+    ok = report(r, at, "type", "string");
   }
-  if (isObject(v)) {
-    const p0 = v["source_quality"];
-    if (p0 !== undefined && !n11(p0, sub(r, at, "source_quality"), r)) {
+  if (typeof v === "string") {
+    if (!P1.test(v)) {
       if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["completeness"];
-    if (p1 !== undefined && !n11(p1, sub(r, at, "completeness"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p2 = v["accuracy"];
-    if (p2 !== undefined && !n11(p2, sub(r, at, "accuracy"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p3 = v["relevance"];
-    if (p3 !== undefined && !n11(p3, sub(r, at, "relevance"), r)) {
-      if (r === null) return false;
-      ok = false;
+      ok = report(r, at, "pattern", "^BLK-[0-9]{3}$");
     }
   }
   return ok;
 }
 
 /** schemas/session-context.json#/$defs/Confidence */
-export function n86(v: unknown, at: Path, r: Reporter): boolean {
+export function n204(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -3427,7 +5159,7 @@ export function n86(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["overall"];
-    if (p0 !== undefined && !n11(p0, sub(r, at, "overall"), r)) {
+    if (p0 !== undefined && !n21(p0, sub(r, at, "overall"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3437,7 +5169,7 @@ export function n86(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "reasoning"), "type", "string");
     }
     const p2 = v["breakdown"];
-    if (p2 !== undefined && !n85(p2, sub(r, at, "breakdown"), r)) {
+    if (p2 !== undefined && !n205(p2, sub(r, at, "breakdown"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3449,22 +5181,58 @@ export function n86(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/ArtifactType */
-export function n87(v: unknown, at: Path, r: Reporter): boolean {
+/** schemas/session-context.json#/$defs/ConfidenceBreakdown */
+export function n205(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
-  if (typeof v !== "string") {
+  if (!isObject(v)) {
     if (r === null) return false;
-    ok = report(r, at, "type", "string");
+    ok = report(r, at, "type", "object");
   }
-  if (!E36.has(v)) {
+  if (isObject(v)) {
+    const p0 = v["source_quality"];
+    if (p0 !== undefined && !n21(p0, sub(r, at, "source_quality"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["completeness"];
+    if (p1 !== undefined && !n21(p1, sub(r, at, "completeness"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p2 = v["accuracy"];
+    if (p2 !== undefined && !n21(p2, sub(r, at, "accuracy"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p3 = v["relevance"];
+    if (p3 !== undefined && !n21(p3, sub(r, at, "relevance"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** schemas/session-context.json#/$defs/HandoffPayload/properties/artifacts */
+export function n206(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!isArray(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "type", "array");
+  }
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!n207(v[i], sub(r, at, i), r)) {
+        if (r === null) return false;
+        ok = false;
+      }
+    }
   }
   return ok;
 }
 
 /** schemas/session-context.json#/$defs/ArtifactRef */
-export function n88(v: unknown, at: Path, r: Reporter): boolean {
+export function n207(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
     if (r === null) return false;
@@ -3472,12 +5240,12 @@ export function n88(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n87(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && !n208(p0, sub(r, at, "type"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["path"];
-    if (p1 !== undefined && !n105(p1, sub(r, at, "path"), r)) {
+    if (p1 !== undefined && !n209(p1, sub(r, at, "path"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3493,274 +5261,22 @@ export function n88(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/HandoffPayload */
-export function n89(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isObject(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "object");
-  }
-  if (isObject(v)) {
-    const p0 = v["key_findings"];
-    if (p0 !== undefined && !n92(p0, sub(r, at, "key_findings"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["open_questions"];
-    if (p1 !== undefined && !n93(p1, sub(r, at, "open_questions"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p2 = v["blockers"];
-    if (p2 !== undefined && !n94(p2, sub(r, at, "blockers"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p3 = v["confidence"];
-    if (p3 !== undefined && !n86(p3, sub(r, at, "confidence"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p4 = v["artifacts"];
-    if (p4 !== undefined && !n96(p4, sub(r, at, "artifacts"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p5 = v["context"];
-    if (p5 !== undefined && !isObject(p5)) {
-      if (r === null) return false;
-      ok = report(r, sub(r, at, "context"), "type", "object");
-    }
-    const p6 = v["recommendations"];
-    if (p6 !== undefined && !n98(p6, sub(r, at, "recommendations"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["key_findings"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "key_findings");
-    }
-    if (v["confidence"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "confidence");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/Trace */
-export function n90(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isObject(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "object");
-  }
-  if (isObject(v)) {
-    const p0 = v["depth"];
-    if (p0 !== undefined && !n91(p0, sub(r, at, "depth"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["depth"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "depth");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/Trace/properties/depth */
-export function n91(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!Number.isInteger(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "integer");
-  }
-  if (typeof v === "number") {
-    if (v < 0) {
-      if (r === null) return false;
-      ok = report(r, at, "minimum", 0);
-    }
-    if (v > 1) {
-      if (r === null) return false;
-      ok = report(r, at, "maximum", 1);
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/key_findings */
-export function n92(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n82(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/open_questions */
-export function n93(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n83(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/blockers */
-export function n94(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n84(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/confidence */
-export function n95(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n86(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/artifacts */
-export function n96(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n88(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/context */
-export function n97(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isObject(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "object");
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations */
-export function n98(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations/items */
-export function n99(v: unknown, at: Path, r: Reporter): boolean {
+/** schemas/session-context.json#/$defs/ArtifactType */
+export function n208(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
     ok = report(r, at, "type", "string");
   }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/artifacts/items */
-export function n100(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n88(v, at, r)) {
+  if (!E39.has(v)) {
     if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/blockers/items */
-export function n101(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n84(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/open_questions/items */
-export function n102(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n83(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/key_findings/items */
-export function n103(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n82(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/ArtifactRef/properties/type */
-export function n104(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n87(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
+    ok = report(r, at, "enum");
   }
   return ok;
 }
 
 /** schemas/session-context.json#/$defs/ArtifactRef/properties/path */
-export function n105(v: unknown, at: Path, r: Reporter): boolean {
+export function n209(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
     if (r === null) return false;
@@ -3775,4832 +5291,43 @@ export function n105(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/Confidence/properties/overall */
-export function n106(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n11(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/Confidence/properties/reasoning */
-export function n107(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/Confidence/properties/breakdown */
-export function n108(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n85(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/ConfidenceBreakdown/properties/source_quality */
-export function n109(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n11(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/ConfidenceBreakdown/properties/completeness */
-export function n110(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n11(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/ConfidenceBreakdown/properties/accuracy */
-export function n111(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n11(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/ConfidenceBreakdown/properties/relevance */
-export function n112(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n11(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/Blocker/properties/id */
-export function n113(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (typeof v === "string") {
-    if (!P1.test(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "pattern", "^BLK-[0-9]{3}$");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/Blocker/properties/description */
-export function n114(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/OpenQuestion/properties/id */
-export function n115(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (typeof v === "string") {
-    if (!P2.test(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "pattern", "^Q-[0-9]{3}$");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/OpenQuestion/properties/question */
-export function n116(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/KeyFinding/properties/id */
-export function n117(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (typeof v === "string") {
-    if (!P3.test(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "pattern", "^F-[0-9]{3}$");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/KeyFinding/properties/summary */
-export function n118(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/properties/id */
-export function n119(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (typeof v === "string") {
-    if (!P7.test(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "pattern", "^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*$");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/properties/family */
-export function n120(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n78(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/properties/cognitive_mode */
-export function n121(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n79(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/properties/model */
-export function n122(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n80(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/0 */
-export function n123(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n134(v, null, null) && !n135(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/1 */
-export function n124(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n130(v, null, null) && !n131(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/2 */
-export function n125(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n126(v, null, null) && !n127(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/2/if */
-export function n126(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["family"];
-    if (p0 !== undefined && !n129(p0, sub(r, at, "family"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["family"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "family");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/2/then */
-export function n127(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["id"];
-    if (p0 !== undefined && !n128(p0, sub(r, at, "id"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/2/then/properties/id */
-export function n128(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v === "string") {
-    if (!P4.test(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "pattern", "^orch-");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/2/if/properties/family */
-export function n129(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "orch") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/1/if */
-export function n130(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["family"];
-    if (p0 !== undefined && !n133(p0, sub(r, at, "family"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["family"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "family");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/1/then */
-export function n131(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["id"];
-    if (p0 !== undefined && !n132(p0, sub(r, at, "id"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/1/then/properties/id */
-export function n132(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v === "string") {
-    if (!P5.test(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "pattern", "^nse-");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/1/if/properties/family */
-export function n133(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "nse") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/0/if */
-export function n134(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["family"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "family"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["family"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "family");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/0/then */
-export function n135(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["id"];
-    if (p0 !== undefined && !n136(p0, sub(r, at, "id"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/0/then/properties/id */
-export function n136(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v === "string") {
-    if (!P6.test(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "pattern", "^ps-");
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/$defs/AgentRef/allOf/0/if/properties/family */
-export function n137(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "ps") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/properties/schema_version */
-export function n138(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (typeof v === "string") {
-    if (!P8.test(v)) {
-      if (r === null) return false;
-      ok = report(
-        r,
-        at,
-        "pattern",
-        "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$",
-      );
-    }
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/properties/session_id */
-export function n139(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/properties/source_agent */
-export function n140(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n81(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/properties/target_agent */
-export function n141(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n81(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/properties/timestamp */
-export function n142(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/properties/payload */
-export function n143(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n89(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/session-context.json#/properties/trace */
-export function n144(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n90(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingAgentOutput/properties/attendee_analysis */
-export function n145(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n68(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingAgentOutput/properties/event_analysis */
-export function n146(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n69(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingAgentOutput/properties/follow_up_date */
-export function n147(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!(typeof v === "string" || v === null)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string, null");
-  }
-  if (typeof v === "string") {
-    if (!isDateTime(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "format", "date-time");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_email */
-export function n148(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_name */
-export function n149(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/is_internal */
-export function n150(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "boolean") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "boolean");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/is_optional */
-export function n151(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "boolean") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "boolean");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/conv_history */
-export function n152(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n74(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/followup_date */
-export function n153(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!(typeof v === "string" || v === null)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string, null");
-  }
-  if (typeof v === "string") {
-    if (!isDateTime(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "format", "date-time");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis */
-export function n154(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n68(v, null, null) && !n156(v, null, null)) {
-    if (r === null) return false;
-    ok = report(r, at, "anyOf");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/0 */
-export function n155(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n68(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/1 */
-export function n156(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== null) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "null");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/conv_history/items */
-export function n157(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n74(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/ConversationMessage/properties/direction */
-export function n158(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n73(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/ConversationMessage/properties/email */
-export function n159(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/ConversationMessage/properties/content */
-export function n160(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/ConversationMessage/properties/timestamp */
-export function n161(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/title */
-export function n162(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/duration */
-export function n163(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "number") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "number");
-  }
-  if (typeof v === "number") {
-    if (v <= 0) {
-      if (r === null) return false;
-      ok = report(r, at, "exclusiveMinimum", 0);
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/location */
-export function n164(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/timezone */
-export function n165(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/date */
-export function n166(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n70(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/private */
-export function n167(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "boolean") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "boolean");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/attendees */
-export function n168(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n71(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/created_at */
-export function n169(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis */
-export function n170(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n69(v, null, null) && !n172(v, null, null)) {
-    if (r === null) return false;
-    ok = report(r, at, "anyOf");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis/anyOf/0 */
-export function n171(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n69(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis/anyOf/1 */
-export function n172(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== null) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "null");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/attendees/items */
-export function n173(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n71(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Attendee/properties/attendee_email */
-export function n174(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Attendee/properties/attendee_name */
-export function n175(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Attendee/properties/is_internal */
-export function n176(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "boolean") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "boolean");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Attendee/properties/is_optional */
-export function n177(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "boolean") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "boolean");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Attendee/properties/attendee_analysis */
-export function n178(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n68(v, null, null) && !n180(v, null, null)) {
-    if (r === null) return false;
-    ok = report(r, at, "anyOf");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Attendee/properties/attendee_analysis/anyOf/0 */
-export function n179(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n68(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/Attendee/properties/attendee_analysis/anyOf/1 */
-export function n180(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== null) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "null");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventDates/properties/start */
-export function n181(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventDates/properties/end */
-export function n182(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventAnalysis/properties/score */
-export function n183(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n47(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventAnalysis/properties/reason */
-export function n184(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventAnalysis/properties/next_action */
-export function n185(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n67(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/score */
-export function n186(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n47(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/reason */
-export function n187(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/engagement */
-export function n188(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n48(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/next_action */
-export function n189(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n60(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times */
-export function n190(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n49(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times/items */
-export function n191(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n49(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/properties/type */
-export function n192(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n61(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/properties/subtype */
-export function n193(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/properties/metadata */
-export function n194(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isObject(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "object");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0 */
-export function n195(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n225(v, null, null) && !n226(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1 */
-export function n196(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n221(v, null, null) && !n222(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2 */
-export function n197(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n216(v, null, null) && !n217(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3 */
-export function n198(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n211(v, null, null) && !n212(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4 */
-export function n199(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n206(v, null, null) && !n207(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5 */
-export function n200(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n201(v, null, null) && !n202(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if */
-export function n201(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n205(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/then */
-export function n202(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["subtype"];
-    if (p0 !== undefined && !n64(p0, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["metadata"];
-    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/then/properties/subtype */
-export function n203(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n64(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/then/properties/metadata */
-export function n204(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n56(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if/properties/type */
-export function n205(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Complete") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if */
-export function n206(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n209(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["subtype"];
-    if (p1 !== undefined && !n210(p1, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-    if (v["subtype"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "subtype");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/then */
-export function n207(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["metadata"];
-    if (p0 !== undefined && !n66(p0, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/then/properties/metadata */
-export function n208(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n66(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/type */
-export function n209(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Waiting for decision") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/subtype */
+/** schemas/session-context.json#/$defs/Trace */
 export function n210(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
-  if (v !== "resolve_conflict") {
+  if (!isObject(v)) {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "type", "object");
+  }
+  if (isObject(v)) {
+    const p0 = v["depth"];
+    if (p0 !== undefined && !n211(p0, sub(r, at, "depth"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["depth"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "depth");
+    }
   }
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if */
+/** schemas/session-context.json#/$defs/Trace/properties/depth */
 export function n211(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n214(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["subtype"];
-    if (p1 !== undefined && !n215(p1, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-    if (v["subtype"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "subtype");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/then */
-export function n212(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["metadata"];
-    if (p0 !== undefined && !n65(p0, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/then/properties/metadata */
-export function n213(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n65(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if/properties/type */
-export function n214(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Waiting for decision") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if/properties/subtype */
-export function n215(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "reschedule") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if */
-export function n216(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n219(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["subtype"];
-    if (p1 !== undefined && !n220(p1, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-    if (v["subtype"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "subtype");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/then */
-export function n217(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["metadata"];
-    if (p0 !== undefined && !n56(p0, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/then/properties/metadata */
-export function n218(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n56(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/type */
-export function n219(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Waiting for decision") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype */
-export function n220(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!E37.has(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "enum");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/if */
-export function n221(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n224(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/then */
-export function n222(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["subtype"];
-    if (p0 !== undefined && !n63(p0, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/then/properties/subtype */
-export function n223(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n63(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/if/properties/type */
-export function n224(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Waiting for decision") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if */
-export function n225(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n229(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/then */
-export function n226(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["subtype"];
-    if (p0 !== undefined && !n62(p0, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["metadata"];
-    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/then/properties/subtype */
-export function n227(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n62(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/then/properties/metadata */
-export function n228(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n56(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if/properties/type */
-export function n229(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Coordination in progress") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/ResolveConflictMetadata/properties/conflict_summary */
-export function n230(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives */
-export function n231(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!isObject(v[i])) {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "object");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives/items */
-export function n232(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isObject(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "object");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/properties/type */
-export function n233(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n50(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/properties/subtype */
-export function n234(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!(typeof v === "string" || v === null)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string, null");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/properties/metadata */
-export function n235(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isObject(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "object");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0 */
-export function n236(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n290(v, null, null) && !n291(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1 */
-export function n237(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n285(v, null, null) && !n286(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2 */
-export function n238(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n280(v, null, null) && !n281(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3 */
-export function n239(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n275(v, null, null) && !n276(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4 */
-export function n240(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n270(v, null, null) && !n271(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5 */
-export function n241(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n266(v, null, null) && !n267(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6 */
-export function n242(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n261(v, null, null) && !n262(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7 */
-export function n243(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n256(v, null, null) && !n257(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8 */
-export function n244(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n251(v, null, null) && !n252(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9 */
-export function n245(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (n246(v, null, null) && !n247(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if */
-export function n246(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n250(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then */
-export function n247(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["subtype"];
-    if (p0 !== undefined && !n55(p0, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["metadata"];
-    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then/properties/subtype */
-export function n248(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n55(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then/properties/metadata */
-export function n249(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n56(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if/properties/type */
-export function n250(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Close") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if */
-export function n251(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n254(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["subtype"];
-    if (p1 !== undefined && !n255(p1, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-    if (v["subtype"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "subtype");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then */
-export function n252(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["metadata"];
-    if (p0 !== undefined && !n59(p0, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then/properties/metadata */
-export function n253(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n59(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/type */
-export function n254(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Escalate") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/subtype */
-export function n255(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "internal") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if */
-export function n256(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n259(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["subtype"];
-    if (p1 !== undefined && !n260(p1, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-    if (v["subtype"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "subtype");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then */
-export function n257(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["metadata"];
-    if (p0 !== undefined && !n58(p0, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then/properties/metadata */
-export function n258(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n58(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if/properties/type */
-export function n259(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Escalate") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if/properties/subtype */
-export function n260(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "unusual") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if */
-export function n261(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n264(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["subtype"];
-    if (p1 !== undefined && !n265(p1, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-    if (v["subtype"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "subtype");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then */
-export function n262(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["metadata"];
-    if (p0 !== undefined && !n57(p0, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then/properties/metadata */
-export function n263(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n57(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if/properties/type */
-export function n264(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Escalate") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if/properties/subtype */
-export function n265(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "alternatives_proposed") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if */
-export function n266(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n269(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then */
-export function n267(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["subtype"];
-    if (p0 !== undefined && !n54(p0, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then/properties/subtype */
-export function n268(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n54(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if/properties/type */
-export function n269(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Escalate") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if */
-export function n270(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n274(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then */
-export function n271(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["subtype"];
-    if (p0 !== undefined && !n53(p0, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["metadata"];
-    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then/properties/subtype */
-export function n272(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n53(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then/properties/metadata */
-export function n273(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n56(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if/properties/type */
-export function n274(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Confirm") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if */
-export function n275(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n279(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then */
-export function n276(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["subtype"];
-    if (p0 !== undefined && !n277(p0, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["metadata"];
-    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/subtype */
-export function n277(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== null) {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/metadata */
-export function n278(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n56(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if/properties/type */
-export function n279(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Follow_up") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if */
-export function n280(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n284(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then */
-export function n281(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["subtype"];
-    if (p0 !== undefined && !n52(p0, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["metadata"];
-    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then/properties/subtype */
-export function n282(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n52(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then/properties/metadata */
-export function n283(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n56(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if/properties/type */
-export function n284(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Wait") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if */
-export function n285(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n289(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then */
-export function n286(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["subtype"];
-    if (p0 !== undefined && !n51(p0, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["metadata"];
-    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then/properties/subtype */
-export function n287(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n51(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then/properties/metadata */
-export function n288(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n56(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if/properties/type */
-export function n289(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Reply") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if */
-export function n290(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["type"];
-    if (p0 !== undefined && !n294(p0, sub(r, at, "type"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    if (v["type"] === undefined) {
-      if (r === null) return false;
-      ok = report(r, at, "required", "type");
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/then */
-export function n291(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (isObject(v)) {
-    const p0 = v["subtype"];
-    if (p0 !== undefined && !n292(p0, sub(r, at, "subtype"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-    const p1 = v["metadata"];
-    if (p1 !== undefined && !n56(p1, sub(r, at, "metadata"), r)) {
-      if (r === null) return false;
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/then/properties/subtype */
-export function n292(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== null) {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/then/properties/metadata */
-export function n293(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n56(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if/properties/type */
-export function n294(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (v !== "Initiate") {
-    if (r === null) return false;
-    ok = report(r, at, "const");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EscalateInternalMetadata/properties/attendee_message */
-export function n295(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EscalateInternalMetadata/properties/uncertainty_reason */
-export function n296(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EscalateUnusualMetadata/properties/attendee_message */
-export function n297(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EscalateUnusualMetadata/properties/unusual_reason */
-export function n298(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata/properties/attendee_message */
-export function n299(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata/properties/alternatives_proposed */
-export function n300(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata/properties/alternatives_proposed/items */
-export function n301(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AlternativeTime/properties/date */
-export function n302(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n14(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/scheduling-context.json#/$defs/AlternativeTime/properties/time_range */
-export function n303(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (typeof v === "string") {
-    if (!P9.test(v)) {
-      if (r === null) return false;
-      ok = report(
-        r,
-        at,
-        "pattern",
-        "^(([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]|morning|afternoon|evening)$",
-      );
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/report_id */
-export function n304(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/agent_id */
-export function n305(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/target_file */
-export function n306(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/target_type */
-export function n307(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n41(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/timestamp */
-export function n308(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/duration_ms */
-export function n309(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/passed */
-export function n310(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "boolean") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "boolean");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/score */
-export function n311(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n11(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/category_scores */
-export function n312(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n43(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/issues */
-export function n313(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n44(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/summary */
-export function n314(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/critical_count */
-export function n315(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/major_count */
-export function n316(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/minor_count */
-export function n317(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/suggestion_count */
-export function n318(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/context_used */
-export function n319(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n45(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityReport/properties/issues/items */
-export function n320(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n44(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ContextUsed/properties/thesis_context */
-export function n321(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "boolean") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "boolean");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ContextUsed/properties/chapter_context */
-export function n322(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "boolean") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "boolean");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ContextUsed/properties/section_context */
-export function n323(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "boolean") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "boolean");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityIssue/properties/issue_id */
-export function n324(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityIssue/properties/severity */
-export function n325(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n42(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityIssue/properties/category */
-export function n326(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityIssue/properties/location */
-export function n327(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityIssue/properties/description */
-export function n328(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityIssue/properties/recommendation */
-export function n329(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/QualityIssue/properties/auto_fixable */
-export function n330(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "boolean") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "boolean");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/CategoryScores/properties/consistency */
-export function n331(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n11(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/CategoryScores/properties/cross_references */
-export function n332(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n11(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/CategoryScores/properties/argument_quality */
-export function n333(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n11(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/CategoryScores/properties/citation_accuracy */
-export function n334(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n11(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/CategoryScores/properties/formatting */
-export function n335(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n11(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/chapter_summary */
-export function n336(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (typeof v === "string") {
-    if (wordCount(v) > 300) {
-      if (r === null) return false;
-      ok = report(r, at, "x-max-words", 300);
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/project_id */
-export function n337(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/chapter_id */
-export function n338(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/chapter_title */
-export function n339(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/section_id */
-export function n340(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/section_title */
-export function n341(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/section_number */
-export function n342(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/section_objectives */
-export function n343(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/key_points */
-export function n344(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/preceding_section_summary */
-export function n345(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/following_section_preview */
-export function n346(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/relevant_research_files */
-export function n347(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/relevant_notes */
-export function n348(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/required_citations */
-export function n349(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/available_citations */
-export function n350(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/terminology_to_use */
-export function n351(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/terms_to_define */
-export function n352(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/style_guide */
-export function n353(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n32(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/word_budget */
-export function n354(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/terms_to_define/items */
-export function n355(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/terminology_to_use/items */
-export function n356(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/available_citations/items */
-export function n357(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/required_citations/items */
-export function n358(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/relevant_notes/items */
-export function n359(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/relevant_research_files/items */
-export function n360(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/key_points/items */
-export function n361(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionContext/properties/section_objectives/items */
-export function n362(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/parent_summary */
-export function n363(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (typeof v === "string") {
-    if (wordCount(v) > 500) {
-      if (r === null) return false;
-      ok = report(r, at, "x-max-words", 500);
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/project_id */
-export function n364(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/document_title */
-export function n365(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_number */
-export function n366(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
   if (!Number.isInteger(v)) {
     if (r === null) return false;
     ok = report(r, at, "type", "integer");
-  }
-  if (typeof v === "number") {
-    if (v < 1) {
-      if (r === null) return false;
-      ok = report(r, at, "minimum", 1);
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_id */
-export function n367(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_title */
-export function n368(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_type */
-export function n369(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n18(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_objectives */
-export function n370(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/research_questions_addressed */
-export function n371(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/contributions_supported */
-export function n372(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/section_assignments */
-export function n373(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n38(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/preceding_chapter_summary */
-export function n374(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/following_chapter_preview */
-export function n375(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/terminology_subset */
-export function n376(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n33(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/style_guide */
-export function n377(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n31(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_citations */
-export function n378(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/required_citations */
-export function n379(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/word_budget */
-export function n380(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/remaining_budget */
-export function n381(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!Number.isInteger(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "integer");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/required_citations/items */
-export function n382(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_citations/items */
-export function n383(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/terminology_subset/items */
-export function n384(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n33(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/section_assignments/items */
-export function n385(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n38(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/contributions_supported/items */
-export function n386(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/research_questions_addressed/items */
-export function n387(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_objectives/items */
-export function n388(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionAssignment/properties/section_id */
-export function n389(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionAssignment/properties/section_title */
-export function n390(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionAssignment/properties/word_budget */
-export function n391(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionAssignment/properties/dependencies */
-export function n392(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionAssignment/properties/writer_type */
-export function n393(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionAssignment/properties/status */
-export function n394(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n20(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionAssignment/properties/dependencies/items */
-export function n395(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/project_id */
-export function n396(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/title */
-export function n397(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/document_type */
-export function n398(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n17(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/research_questions */
-export function n399(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/contributions */
-export function n400(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/hypothesis */
-export function n401(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/terminology_glossary */
-export function n402(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n33(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/style_guide */
-export function n403(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n30(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_structure */
-export function n404(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n34(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_summaries */
-export function n405(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n35(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/bibliography_keys */
-export function n406(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/required_citations */
-export function n407(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/word_budget */
-export function n408(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n36(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/venue */
-export function n409(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!(typeof v === "string" || v === null)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string, null");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/submission_deadline */
-export function n410(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n14(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/created */
-export function n411(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/last_updated */
-export function n412(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/required_citations/items */
-export function n413(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/bibliography_keys/items */
-export function n414(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_summaries/items */
-export function n415(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n35(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_structure/items */
-export function n416(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n34(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/terminology_glossary/items */
-export function n417(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n33(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/contributions/items */
-export function n418(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/research_questions/items */
-export function n419(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/WordBudget/properties/total */
-export function n420(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/WordBudget/properties/per_chapter */
-export function n421(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isObject(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "object");
-  }
-  if (isObject(v)) {
-    for (const k in v) {
-      if (isUnknown(k, K38, []) && !n12(v[k], sub(r, at, k), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/WordBudget/properties/per_chapter/additionalProperties */
-export function n422(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterSummary/properties/chapter_id */
-export function n423(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterSummary/properties/status */
-export function n424(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n19(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterSummary/properties/summary */
-export function n425(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  if (typeof v === "string") {
-    if (wordCount(v) > 200) {
-      if (r === null) return false;
-      ok = report(r, at, "x-max-words", 200);
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterSummary/properties/key_claims */
-export function n426(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterSummary/properties/defined_terms */
-export function n427(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterSummary/properties/cross_references */
-export function n428(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterSummary/properties/cross_references/items */
-export function n429(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterSummary/properties/defined_terms/items */
-export function n430(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterSummary/properties/key_claims/items */
-export function n431(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterOutline/properties/chapter_id */
-export function n432(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterOutline/properties/chapter_title */
-export function n433(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterOutline/properties/chapter_type */
-export function n434(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n18(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterOutline/properties/word_budget */
-export function n435(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterOutline/properties/sections */
-export function n436(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterOutline/properties/sections/items */
-export function n437(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/GlossaryEntry/properties/term */
-export function n438(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/GlossaryEntry/properties/definition */
-export function n439(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/GlossaryEntry/properties/abbreviation */
-export function n440(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/GlossaryEntry/properties/first_use_chapter */
-export function n441(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionStyleGuide/properties/citation_style */
-export function n442(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n21(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionStyleGuide/properties/methodology_type */
-export function n443(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n22(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/SectionStyleGuide/properties/tense_for_section */
-export function n444(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n23(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterStyleGuide/properties/citation_style */
-export function n445(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n21(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterStyleGuide/properties/methodology_type */
-export function n446(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n22(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterStyleGuide/properties/tense_rules */
-export function n447(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n24(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/ChapterStyleGuide/properties/formatting */
-export function n448(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n29(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/StyleGuide/properties/citation_style */
-export function n449(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n21(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/StyleGuide/properties/methodology_type */
-export function n450(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n22(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/StyleGuide/properties/tense_rules */
-export function n451(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n24(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/StyleGuide/properties/formatting */
-export function n452(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n29(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/StyleGuide/properties/evidence_standards */
-export function n453(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isObject(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "object");
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/Formatting/properties/heading_style */
-export function n454(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n25(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/Formatting/properties/figure_prefix */
-export function n455(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n26(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/Formatting/properties/table_prefix */
-export function n456(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n27(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/Formatting/properties/equation_numbering */
-export function n457(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n28(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/TenseRules/properties/methods */
-export function n458(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n23(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/TenseRules/properties/results */
-export function n459(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n23(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/paper-context.json#/$defs/TenseRules/properties/discussion */
-export function n460(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n23(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/message-envelope.json#/properties/id */
-export function n461(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/message-envelope.json#/properties/context */
-export function n462(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n15(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/message-envelope.json#/properties/correlation_id */
-export function n463(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/message-envelope.json#/properties/kind */
-export function n464(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/message-envelope.json#/properties/payload */
-export function n465(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isObject(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "object");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ReportContextInput/properties/agentId */
-export function n466(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ReportContextInput/properties/contextWindow */
-export function n467(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n2(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects */
-export function n468(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n5(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks */
-export function n469(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n6(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ReportContextInput/properties/capabilities */
-export function n470(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n8(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks/items */
-export function n471(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n6(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects/items */
-export function n472(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n5(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/MemoryState/properties/conversationLength */
-export function n473(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/MemoryState/properties/oldestMessage */
-export function n474(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/MemoryState/properties/systemPromptTokens */
-export function n475(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/MemoryState/properties/conversationTokens */
-export function n476(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/MemoryState/properties/remainingForWork */
-export function n477(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately */
-export function n478(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    if (hasDuplicates(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "uniqueItems");
-    }
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/Capabilities/properties/needsContextLoad */
-export function n479(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    if (hasDuplicates(v)) {
-      if (r === null) return false;
-      ok = report(r, at, "uniqueItems");
-    }
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== "string") {
-        if (r === null) return false;
-        ok = report(r, sub(r, at, i), "type", "string");
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/Capabilities/properties/estimatedLoadTime */
-export function n480(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "number") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "number");
   }
   if (typeof v === "number") {
     if (v < 0) {
       if (r === null) return false;
       ok = report(r, at, "minimum", 0);
     }
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/Capabilities/properties/needsContextLoad/items */
-export function n481(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately/items */
-export function n482(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedDocument/properties/type */
-export function n483(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedDocument/properties/path */
-export function n484(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedDocument/properties/sizeInTokens */
-export function n485(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedDocument/properties/loadedAt */
-export function n486(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedTask/properties/taskId */
-export function n487(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedTask/properties/taskName */
-export function n488(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedTask/properties/contextLoaded */
-export function n489(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "boolean") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "boolean");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedTask/properties/relevantFiles */
-export function n490(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedTask/properties/tokensUsed */
-export function n491(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedProject/properties/projectId */
-export function n492(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedProject/properties/projectName */
-export function n493(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedProject/properties/loadedAt */
-export function n494(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedProject/properties/filesLoaded */
-export function n495(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedProject/properties/categories */
-export function n496(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n4(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedProject/properties/sizeInTokens */
-export function n497(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/LoadedProject/properties/freshness */
-export function n498(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n3(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/FileCategoryCounts/additionalProperties */
-export function n499(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextWindow/properties/totalTokens */
-export function n500(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextWindow/properties/percentFull */
-export function n501(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "number") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "number");
-  }
-  if (typeof v === "number") {
-    if (v < 0) {
+    if (v > 1) {
       if (r === null) return false;
-      ok = report(r, at, "minimum", 0);
+      ok = report(r, at, "maximum", 1);
     }
-    if (v > 100) {
-      if (r === null) return false;
-      ok = report(r, at, "maximum", 100);
-    }
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextWindow/properties/availableTokens */
-export function n502(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/agentId */
-export function n503(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (typeof v !== "string") {
-    if (r === null) return false;
-    ok = report(r, at, "type", "string");
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/reportTimestamp */
-export function n504(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n13(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/modelContextSize */
-export function n505(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n12(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/contextWindow */
-export function n506(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n2(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedProjects */
-export function n507(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n5(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedTasks */
-export function n508(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n6(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments */
-export function n509(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!isArray(v)) {
-    if (r === null) return false;
-    ok = report(r, at, "type", "array");
-  }
-  if (isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (!n7(v[i], sub(r, at, i), r)) {
-        if (r === null) return false;
-        ok = false;
-      }
-    }
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/capabilities */
-export function n510(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n8(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/memoryState */
-export function n511(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n9(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments/items */
-export function n512(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n7(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedTasks/items */
-export function n513(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n6(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedProjects/items */
-export function n514(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n5(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
-  }
-  return ok;
-}
-
-/** schemas/agent-context-report.json#/$defs/AgentContextReport/properties/contextReport */
-export function n515(v: unknown, at: Path, r: Reporter): boolean {
-  let ok = true;
-  if (!n1(v, at, r)) {
-    if (r === null) return false;
-    ok = false;
   }
   return ok;
 }
