@@ -42,7 +42,10 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
             types: Vec::new(),
         });
         let root_loc = Loc { doc, pointer: String::new() };
-        let definitions_only = root.as_object().is_some_and(|o| o.keys().all(|k| META_KEYS.contains(&k.as_str()) || k.starts_with("x-")));
+        let definitions_only = root.as_object().is_some_and(|o| {
+            (o.contains_key("$defs") || o.contains_key("definitions"))
+                && o.keys().all(|k| META_KEYS.contains(&k.as_str()) || k.starts_with("x-"))
+        });
         if !definitions_only {
             let name = title.filter(|t| usable_title(t)).unwrap_or_else(|| stem.clone());
             pending.push((tb.declare(&root_loc, name, module), root_loc.clone()));

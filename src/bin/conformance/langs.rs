@@ -1,0 +1,139 @@
+//! Runs cases through one language's generated package: a small driver per language reads
+//! `[[type name or null, instance], …]` and prints one verdict per case (`true`, `false`, or
+//! `null` when the binding failed).
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+type Case = (usize, usize, Option<String>, Value);
+
+fn exec(cmd: &mut Command, what: &str) -> Result<String, String> {
+    let out = cmd.output().map_err(|e| format!("{what}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{what} failed:\n{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn write_cases(path: &Path, cases: &[Case]) -> Result<(), String> {
+    let list: Vec<Value> = cases.iter().map(|(_, _, name, data)| json!([name, data])).collect();
+    std::fs::write(path, serde_json::to_string(&list).unwrap()).map_err(|e| e.to_string())
+}
+
+fn read_verdicts(text: &str, n: usize) -> Result<Vec<Option<bool>>, String> {
+    let v: Vec<Option<bool>> = serde_json::from_str(text.trim()).map_err(|e| format!("driver output: {e}"))?;
+    if v.len() != n {
+        return Err(format!("driver returned {} verdicts for {n} cases", v.len()));
+    }
+    Ok(v)
+}
+
+pub fn run(lang: &str, out: &Path, work: &Path, cases: &[Case]) -> Result<Vec<Option<bool>>, String> {
+    let out = std::fs::canonicalize(out).map_err(|e| e.to_string())?;
+    let tag = out.file_name().unwrap().to_string_lossy().to_string();
+    let dir = std::fs::canonicalize(work).map_err(|e| e.to_string())?.join(format!("driver-{lang}-{tag}"));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let cases_file = dir.join("cases.json");
+    write_cases(&cases_file, cases)?;
+    let text = match lang {
+        "rust" => rust(&out, &dir, &cases_file)?,
+        "typescript" => typescript(&out, &dir, &cases_file)?,
+        "python" => python(&out, &dir, &cases_file)?,
+        other => return Err(format!("no driver for {other}")),
+    };
+    read_verdicts(&text, cases.len())
+}
+
+const RUST_MAIN: &str = r#"use serde_json::Value;
+
+fn main() {
+    let path = std::env::args().nth(1).expect("cases file");
+    let cases: Vec<(Option<String>, Value)> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let verdicts: Vec<Option<bool>> = cases
+        .iter()
+        .map(|(name, data)| match name {
+            None => Some(true),
+            Some(n) => conformance::validate(n, data).map(|r| r.is_ok()),
+        })
+        .collect();
+    println!("{}", serde_json::to_string(&verdicts).unwrap());
+}
+"#;
+
+fn rust(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
+    std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
+    let manifest = format!(
+        "[package]\nname = \"driver\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nconformance = {{ path = {:?} }}\nserde_json = \"1\"\n\n[workspace]\n",
+        out.join("rust").display().to_string()
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("src/main.rs"), RUST_MAIN).map_err(|e| e.to_string())?;
+    let target = dir.parent().unwrap().join("rust-target");
+    exec(
+        Command::new("cargo").args(["build", "--quiet", "--release"]).current_dir(dir).env("CARGO_TARGET_DIR", &target),
+        "cargo build (rust driver)",
+    )?;
+    exec(Command::new(target.join("release/driver")).arg(cases), "rust driver")
+}
+
+const TS_DRIVER: &str = r#"import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const [pkg, file] = process.argv.slice(2);
+const api = await import(pathToFileURL(pkg + "/dist/index.js").href);
+const cases = JSON.parse(readFileSync(file, "utf8"));
+const verdicts = cases.map(([name, data]) => {
+  if (name === null) return true;
+  const f = api["validate" + name];
+  if (typeof f !== "function") return null;
+  try {
+    return f(data).length === 0;
+  } catch {
+    return null;
+  }
+});
+console.log(JSON.stringify(verdicts));
+"#;
+
+fn typescript(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
+    let root = std::env::current_dir().map_err(|e| e.to_string())?;
+    let tsc = root.join("tests/typescript/node_modules/.bin/tsc");
+    if !tsc.exists() {
+        return Err("tests/typescript/node_modules is missing: run `npm ci` in tests/typescript".into());
+    }
+    let pkg = out.join("typescript");
+    exec(Command::new(&tsc).args(["-p", "tsconfig.json"]).current_dir(&pkg), "tsc (conformance package)")?;
+    let driver = dir.join("driver.mjs");
+    std::fs::write(&driver, TS_DRIVER).map_err(|e| e.to_string())?;
+    exec(Command::new("node").arg(&driver).arg(&pkg).arg(cases), "node driver")
+}
+
+const PY_DRIVER: &str = r#"import importlib, json, re, sys
+sys.path.insert(0, sys.argv[1])
+api = importlib.import_module("conformance")
+def snake(name):
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
+out = []
+for name, data in json.load(open(sys.argv[2])):
+    if name is None:
+        out.append(True)
+        continue
+    f = getattr(api, "validate_" + snake(name), None)
+    try:
+        out.append(None if f is None else len(f(data)) == 0)
+    except Exception:
+        out.append(None)
+print(json.dumps(out))
+"#;
+
+fn python(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
+    let src = out.join("python/src");
+    if !src.join("conformance").is_dir() {
+        return Err("the Python backend wrote no package".into());
+    }
+    let driver = dir.join("driver.py");
+    std::fs::write(&driver, PY_DRIVER).map_err(|e| e.to_string())?;
+    let python = std::env::var("CTXGEN_PYTHON").unwrap_or_else(|_| "python3".into());
+    exec(Command::new(python).arg(&driver).arg(&src).arg(cases), "python driver")
+}

@@ -1,0 +1,173 @@
+//! The conformance run: collect the suite's groups, generate bindings for all of them in one
+//! batch per draft, run every case in every language, and compare.
+
+pub mod langs;
+pub mod report;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use ctxgen::{Config, Lang};
+
+/// The keyword files that shape or constrain data.
+pub const KEYWORDS: &[&str] = &[
+    "type", "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "enum",
+    "const", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+    "multipleOf", "items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minProperties",
+    "maxProperties", "dependentRequired", "allOf", "anyOf", "oneOf", "not", "if-then-else", "ref", "defs",
+    "anchor", "default", "format",
+];
+
+/// The formats ctxgen asserts: their `optional/format` files count under `format`.
+pub const FORMATS: &[&str] = &[
+    "date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uri-reference", "uuid",
+    "json-pointer", "regex",
+];
+
+pub const DRAFTS: &[&str] = &["draft2020-12", "draft7"];
+
+pub struct Group {
+    pub draft: String,
+    pub keyword: String,
+    pub file: String,
+    pub description: String,
+    pub schema: Value,
+    pub cases: Vec<(String, Value, bool)>,
+    /// Why ctxgen refused the schema, if it did.
+    pub refused: Option<String>,
+    /// The generated root type per language; `None` when the schema has only definitions.
+    pub names: BTreeMap<String, Option<String>>,
+}
+
+pub struct Run {
+    pub langs: Vec<String>,
+    pub groups: Vec<Group>,
+    /// Verdicts per language, per group, per case: `Some(valid)` or `None` when the run failed.
+    pub verdicts: BTreeMap<String, Vec<Vec<Option<bool>>>>,
+}
+
+fn load_groups(suite: &Path) -> Result<Vec<Group>, String> {
+    let mut groups = Vec::new();
+    for draft in DRAFTS {
+        let mut files: Vec<(String, PathBuf)> = KEYWORDS
+            .iter()
+            .map(|k| (k.to_string(), suite.join(draft).join(format!("{k}.json"))))
+            .collect();
+        files.extend(FORMATS.iter().map(|f| ("format".to_string(), suite.join(draft).join("optional/format").join(format!("{f}.json")))));
+        for (keyword, path) in files {
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let file = path.strip_prefix(suite).unwrap_or(&path).display().to_string();
+            for g in doc.as_array().ok_or("suite file is not an array")? {
+                let cases = g["tests"]
+                    .as_array()
+                    .ok_or("group without tests")?
+                    .iter()
+                    .map(|t| (t["description"].as_str().unwrap_or("").to_string(), t["data"].clone(), t["valid"] == Value::Bool(true)))
+                    .collect();
+                groups.push(Group {
+                    draft: draft.to_string(),
+                    keyword: keyword.clone(),
+                    file: file.clone(),
+                    description: g["description"].as_str().unwrap_or("").to_string(),
+                    schema: g["schema"].clone(),
+                    cases,
+                    refused: None,
+                    names: BTreeMap::new(),
+                });
+            }
+        }
+    }
+    Ok(groups)
+}
+
+fn remotes(suite: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut stack = vec![suite.join("remotes")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let Ok(rel) = p.strip_prefix(suite.join("remotes")) {
+                out.push((format!("http://localhost:1234/{}", rel.display()), p.clone()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn config(files: Vec<PathBuf>, remotes: &[(String, PathBuf)], langs: &[Lang], out: &Path) -> Config {
+    let mut c = Config::new();
+    c.schema_files(files).languages(langs).out_dir(out).package_name("conformance");
+    for (url, file) in remotes {
+        c.map_url(url.clone(), file.clone());
+    }
+    c
+}
+
+fn lang_of(name: &str) -> Result<Lang, String> {
+    match name {
+        "rust" => Ok(Lang::Rust),
+        "typescript" => Ok(Lang::TypeScript),
+        "python" => Ok(Lang::Python),
+        other => Err(format!("unknown language {other}")),
+    }
+}
+
+pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, String> {
+    let mut groups = load_groups(suite)?;
+    let remotes = remotes(suite);
+    let langs: Vec<Lang> = lang_names.iter().map(|l| lang_of(l)).collect::<Result<_, _>>()?;
+    let _ = std::fs::remove_dir_all(work.join("schemas"));
+    let mut verdicts: BTreeMap<String, Vec<Vec<Option<bool>>>> =
+        lang_names.iter().map(|l| (l.clone(), groups.iter().map(|g| vec![None; g.cases.len()]).collect())).collect();
+    for draft in DRAFTS {
+        let dir = work.join("schemas").join(draft);
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let mut accepted = Vec::new();
+        for (i, g) in groups.iter_mut().enumerate().filter(|(_, g)| g.draft == *draft) {
+            let mut schema = g.schema.clone();
+            if let (Some(o), true) = (schema.as_object_mut(), *draft == "draft7") {
+                o.entry("$schema").or_insert(Value::String("http://json-schema.org/draft-07/schema#".into()));
+            }
+            let file = dir.join(format!("g{i}.json"));
+            std::fs::write(&file, serde_json::to_string_pretty(&schema).unwrap()).map_err(|e| e.to_string())?;
+            match config(vec![file.clone()], &remotes, &[Lang::Rust], &work.join("probe")).render() {
+                Ok(_) => accepted.push((i, file)),
+                Err(e) => g.refused = Some(e.to_string()),
+            }
+        }
+        let files: Vec<PathBuf> = accepted.iter().map(|(_, f)| f.clone()).collect();
+        let out = work.join("out").join(draft);
+        let cfg = config(files, &remotes, &langs, &out);
+        cfg.generate().map_err(|e| format!("batch generation failed: {e}"))?;
+        let roots = cfg.root_types().map_err(|e| e.to_string())?;
+        for (i, file) in &accepted {
+            let rel = file.file_name().unwrap().to_string_lossy().to_string();
+            for lang in lang_names {
+                let name = roots.get(&(lang_of(lang)?, rel.clone())).cloned().flatten();
+                groups[*i].names.insert(lang.clone(), name);
+            }
+        }
+        for lang in lang_names {
+            let cases: Vec<(usize, usize, Option<String>, Value)> = accepted
+                .iter()
+                .flat_map(|(i, _)| {
+                    let g = &groups[*i];
+                    let name = g.names.get(lang).cloned().flatten();
+                    g.cases.iter().enumerate().map(move |(c, case)| (*i, c, name.clone(), case.1.clone()))
+                })
+                .collect();
+            let results = langs::run(lang, &out, work, &cases)?;
+            for ((i, c, _, _), verdict) in cases.iter().zip(results) {
+                verdicts.get_mut(lang).unwrap()[*i][*c] = verdict;
+            }
+        }
+    }
+    Ok(Run { langs: lang_names.to_vec(), groups, verdicts })
+}
