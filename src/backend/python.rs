@@ -989,6 +989,11 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     all.extend(helper_names.iter().cloned());
     if !helper_names.is_empty() {
         all.push("HelperError".into());
+        let mut exported = helper_names.clone();
+        exported.push("HelperError".into());
+        sort_imports(&mut exported);
+        init_modules.push(("helpers".to_string(), exported));
+        init_modules.sort();
     }
     all.sort();
     all.dedup();
