@@ -1,7 +1,17 @@
 //! ctxgen: typed, validating bindings for Rust, TypeScript and Python from JSON Schema.
+//!
+//! ```no_run
+//! // build.rs
+//! ctxgen::generate("schemas").expect("schemas compile");
+//! ```
 
+pub mod backend;
+mod config;
 pub mod error;
 pub mod ir;
+pub mod output;
 pub mod schema;
 
+pub use config::{generate, Config, Rendered, BUNDLED};
 pub use error::{Diagnostic, Error, Location, Result, Severity};
+pub use ir::names::Lang;

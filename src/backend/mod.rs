@@ -17,6 +17,14 @@ pub struct Options {
     pub package: String,
     /// The version written into package manifests.
     pub version: String,
+    /// Rust only: one self-contained `bindings.rs` to `include!` (for build scripts).
+    pub single_file: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { package: "context-protocols".into(), version: "0.1.0".into(), single_file: false }
+    }
 }
 
 /// The files of one package, by path relative to the package root.
@@ -45,5 +53,9 @@ pub fn dir_name(lang: Lang) -> &'static str {
 
 /// Renders an askama template, naming it in the error.
 pub(crate) fn run<T: askama::Template>(name: &'static str, t: &T) -> Result<String> {
-    t.render().map_err(|e| Error::Template { template: name, message: e.to_string() })
+    let mut text = t.render().map_err(|e| Error::Template { template: name, message: e.to_string() })?;
+    let end = text.trim_end_matches('\n').len();
+    text.truncate(end);
+    text.push('\n');
+    Ok(text)
 }

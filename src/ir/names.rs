@@ -26,13 +26,13 @@ const RUST_TYPES: &[&str] = &[
     "Option", "Some", "None", "Result", "Ok", "Err", "Vec", "String", "Box", "Value", "Map", "BTreeMap", "Default",
     "Clone", "Debug", "PartialEq", "Deserialize", "Serialize", "Violation", "ValidationErrors", "Error", "Location",
     "JsonSchema", "Self", "Sized", "Send", "Sync", "Copy", "Eq", "Ord", "Hash", "From", "Into", "Iterator", "Fn",
-    "ToString", "Display", "Formatter", "Any", "ContextPath",
+    "ToString", "Display", "Formatter", "Any",
 ];
 const TS_RESERVED: &[&str] = &[
     "any", "boolean", "number", "string", "symbol", "object", "never", "unknown", "void", "undefined", "null",
     "bigint", "Array", "Record", "Date", "Error", "Map", "Set", "Promise", "Object", "String", "Number", "Boolean",
     "Function", "JSON", "RegExp", "Symbol", "Readonly", "Partial", "Required", "Pick", "Omit", "Exclude", "Extract",
-    "Violation", "ValidationError", "JsonValue", "Reporter", "Location", "ContextPath", "HelperError",
+    "Violation", "ValidationError", "JsonValue", "Reporter", "Location", "HelperError",
     "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum",
     "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "return",
     "super", "switch", "this", "throw", "true", "try", "typeof", "var", "while", "with", "as", "implements",
@@ -52,7 +52,7 @@ const PY_FIELD_RESERVED: &[&str] = &[
 const PY_TYPES: &[&str] = &[
     "Any", "Literal", "Optional", "Union", "Annotated", "BaseModel", "Field", "ConfigDict", "RootModel", "TypeAdapter",
     "str", "int", "float", "bool", "list", "dict", "object", "type", "bytes", "set", "tuple", "Exception", "Violation",
-    "ValidationError", "JsonValue", "HelperError", "ContextPath", "Enum", "Self",
+    "ValidationError", "JsonValue", "HelperError", "Enum", "Self",
 ];
 
 impl Lang {

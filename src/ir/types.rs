@@ -87,7 +87,7 @@ impl<'c, 's> TypeBuilder<'c, 's> {
                 Some(u) => TypeKind::Union(u),
                 None => TypeKind::Alias(Ty::Any),
             },
-            _ => TypeKind::Alias(self.ty_at(loc, &name, module, false)?),
+            _ => TypeKind::Alias(self.ty_inner(loc, &name, module, false)?),
         };
         self.types[id].kind = kind;
         Ok(())
@@ -431,7 +431,7 @@ impl<'c, 's> TypeBuilder<'c, 's> {
             let variant_name = match (&ty, tag_values.is_empty()) {
                 (_, false) => tag_values.join(" "),
                 (Ty::Named(id), true) => self.types[*id].raw_name.clone(),
-                (t, true) => format!("{}", ty_word(t)),
+                (t, true) => ty_word(t).to_string(),
             };
             variants.push(Variant { raw_name: variant_name, ty, tag_values });
         }

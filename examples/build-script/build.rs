@@ -1,0 +1,5 @@
+fn main() {
+    if let Err(e) = ctxgen::generate("../../schemas") {
+        panic!("{e}");
+    }
+}

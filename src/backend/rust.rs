@@ -1,0 +1,499 @@
+//! Rust backend: IR → template contexts for `templates/rust/`. Type expressions, names and
+//! literals are decided here; the templates only lay them out.
+
+use askama::Template;
+use heck::ToSnakeCase;
+use serde_json::Value;
+
+use super::{run, Files, Options, GENERATED};
+use crate::error::Result;
+use crate::ir::names::{self, Lang};
+use crate::ir::{Ir, JsonType, Ty, TypeId, TypeKind};
+
+mod validators;
+
+pub(crate) struct TypeCtx {
+    name: String,
+    snake: String,
+    doc: Vec<String>,
+    node: usize,
+    is_alias: bool,
+    /// Derive `schemars::JsonSchema` behind the crate's `schemars` feature.
+    schemars: bool,
+    body: Body,
+}
+
+pub(crate) enum Body {
+    Struct(StructCtx),
+    Enum(EnumCtx),
+    Union(UnionCtx),
+    Alias(String),
+}
+
+pub(crate) struct StructCtx {
+    fields: Vec<FieldCtx>,
+    deny_unknown: bool,
+    extra: Option<String>,
+    defaults: Vec<DefaultFn>,
+}
+
+pub(crate) struct FieldCtx {
+    doc: Vec<String>,
+    serde: Vec<String>,
+    name: String,
+    ty: String,
+}
+
+pub(crate) struct DefaultFn {
+    func: String,
+    ty: String,
+    expr: String,
+}
+
+pub(crate) struct EnumCtx {
+    variants: Vec<EnumVariant>,
+    all_items: Vec<String>,
+    /// 0: one line; 1: the list on the next line; 2: one item a line (as rustfmt lays it out).
+    all_layout: u8,
+}
+
+pub(crate) struct EnumVariant {
+    name: String,
+    wire_literal: String,
+}
+
+pub(crate) struct UnionCtx {
+    tag: Option<String>,
+    variants: Vec<UnionVariant>,
+}
+
+pub(crate) struct UnionVariant {
+    name: String,
+    rename: Option<String>,
+    unit: bool,
+    ty: String,
+    fields: Vec<FieldCtx>,
+}
+
+#[derive(Template)]
+#[template(path = "rust/module.rs.j2", escape = "none")]
+struct ModuleTemplate<'a> {
+    header: &'a str,
+    doc_title: String,
+    doc_lines: Vec<String>,
+    uses_map: bool,
+    uses_serde: bool,
+    types: Vec<TypeCtx>,
+}
+
+#[derive(Template)]
+#[template(path = "rust/lib.rs.j2", escape = "none")]
+struct LibTemplate<'a> {
+    header: &'a str,
+    title: &'a str,
+    mods: Vec<String>,
+    uses: Vec<String>,
+    types: Vec<LibType>,
+}
+
+pub(crate) struct LibType {
+    name: String,
+    literal: String,
+    node: usize,
+    alias: bool,
+    /// The match arm does not fit on one line.
+    long: bool,
+}
+
+#[derive(Template)]
+#[template(path = "rust/cargo.toml.j2", escape = "none")]
+struct CargoTemplate<'a> {
+    header: &'a str,
+    crate_name: &'a str,
+    version: &'a str,
+    title: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "rust/runtime.rs.j2", escape = "none")]
+struct RuntimeTemplate<'a> {
+    header: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "rust/formats.rs.j2", escape = "none")]
+struct FormatsTemplate<'a> {
+    header: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "rust/rustfmt.toml.j2", escape = "none")]
+struct RustfmtTemplate;
+
+/// A Rust string literal for any text.
+pub(crate) fn literal(s: &str) -> String {
+    format!("{s:?}")
+}
+
+/// A raw string literal (for JSON and patterns), with enough `#`s.
+pub(crate) fn raw_literal(s: &str) -> String {
+    let mut hashes = String::new();
+    while s.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    if hashes.is_empty() && !s.contains('\\') {
+        return literal(s);
+    }
+    format!("r{hashes}\"{s}\"{hashes}")
+}
+
+/// Doc comment lines: the description split into lines, trailing spaces trimmed.
+pub(crate) fn doc_lines(doc: &Option<String>) -> Vec<String> {
+    match doc {
+        Some(d) => d.trim().lines().map(|l| l.trim_end().replace("*/", "*\\/")).collect(),
+        None => Vec::new(),
+    }
+}
+
+struct Ctx<'a> {
+    ir: &'a Ir,
+    names: Vec<String>,
+    schemars: bool,
+}
+
+impl Ctx<'_> {
+    fn ty(&self, ty: &Ty, owner: TypeId) -> String {
+        match ty {
+            Ty::Any => "serde_json::Value".into(),
+            Ty::Bool => "bool".into(),
+            Ty::Integer => "i64".into(),
+            Ty::Number => "f64".into(),
+            Ty::String | Ty::Literal(_) => "String".into(),
+            Ty::Null => "()".into(),
+            Ty::Nullable(t) => format!("Option<{}>", self.ty(t, owner)),
+            Ty::Array(t) => format!("Vec<{}>", self.ty(t, usize::MAX)),
+            Ty::Map(t) => format!("BTreeMap<String, {}>", self.ty(t, usize::MAX)),
+            Ty::Named(id) => {
+                let name = self.names[*id].clone();
+                if owner != usize::MAX && self.reaches(*id, owner) {
+                    format!("Box<{name}>")
+                } else {
+                    name
+                }
+            }
+        }
+    }
+
+    /// Whether `from` contains `target` inline (not behind a `Vec` or map), so a field of type
+    /// `from` inside `target` needs a `Box`.
+    fn reaches(&self, from: TypeId, target: TypeId) -> bool {
+        let mut stack = vec![from];
+        let mut seen = vec![false; self.ir.types.len()];
+        while let Some(id) = stack.pop() {
+            if id == target {
+                return true;
+            }
+            if std::mem::replace(&mut seen[id], true) {
+                continue;
+            }
+            let mut inline = |t: &Ty| {
+                let mut t = t;
+                while let Ty::Nullable(inner) = t {
+                    t = inner;
+                }
+                if let Ty::Named(n) = t {
+                    stack.push(*n);
+                }
+            };
+            match &self.ir.types[id].kind {
+                TypeKind::Struct(s) => s.fields.iter().for_each(|f| inline(&f.ty)),
+                TypeKind::Union(u) => u.variants.iter().for_each(|v| inline(&v.ty)),
+                TypeKind::Alias(t) => inline(t),
+                TypeKind::Enum(_) => {}
+            }
+        }
+        false
+    }
+
+    fn fields(&self, owner: TypeId, fields: &[crate::ir::Field], skip: &[String], defaults: &mut Vec<DefaultFn>) -> Vec<FieldCtx> {
+        let kept: Vec<&crate::ir::Field> = fields.iter().filter(|f| !skip.contains(&f.wire)).collect();
+        let wires: Vec<&str> = kept.iter().map(|f| f.wire.as_str()).collect();
+        let rust_names = names::field_names(Lang::Rust, &wires);
+        kept.iter()
+            .zip(rust_names)
+            .map(|(f, name)| {
+                let mut serde = Vec::new();
+                if name != f.wire {
+                    serde.push(format!("rename = {}", literal(&f.wire)));
+                }
+                let base = self.ty(&f.ty, owner);
+                let ty = match (&f.required, &f.default, &f.ty) {
+                    (true, _, _) | (false, Some(Value::Null), _) | (false, _, Ty::Nullable(_)) => {
+                        if !f.required {
+                            serde.push("default".into());
+                            serde.push("skip_serializing_if = \"Option::is_none\"".into());
+                        }
+                        base
+                    }
+                    (false, Some(d), _) => {
+                        match self.default_expr(&f.ty, d) {
+                            DefaultExpr::Trait => serde.push("default".into()),
+                            DefaultExpr::Expr(expr) => {
+                                let func = format!("default_{}_{}", self.names[owner].to_snake_case(), name.trim_end_matches('_'));
+                                serde.push(format!("default = {}", literal(&func)));
+                                defaults.push(DefaultFn { func, ty: base.clone(), expr });
+                            }
+                        }
+                        base
+                    }
+                    (false, None, _) => {
+                        serde.push("default".into());
+                        serde.push("skip_serializing_if = \"Option::is_none\"".into());
+                        format!("Option<{base}>")
+                    }
+                };
+                FieldCtx { doc: doc_lines(&f.doc), serde, name, ty }
+            })
+            .collect()
+    }
+
+    fn default_expr(&self, ty: &Ty, d: &Value) -> DefaultExpr {
+        match (ty, d) {
+            (Ty::Bool, Value::Bool(false)) => DefaultExpr::Trait,
+            (Ty::Bool, Value::Bool(b)) => DefaultExpr::Expr(b.to_string()),
+            (Ty::Integer, Value::Number(n)) if n.as_i64() == Some(0) => DefaultExpr::Trait,
+            (Ty::Integer, Value::Number(n)) => DefaultExpr::Expr(n.to_string()),
+            (Ty::Number, Value::Number(n)) => {
+                let f = n.as_f64().unwrap_or_default();
+                DefaultExpr::Expr(if f.fract() == 0.0 { format!("{f:.1}") } else { format!("{f:?}") })
+            }
+            (Ty::String | Ty::Literal(_), Value::String(s)) if s.is_empty() => DefaultExpr::Trait,
+            (Ty::String | Ty::Literal(_), Value::String(s)) => DefaultExpr::Expr(format!("{}.to_string()", literal(s))),
+            (Ty::Array(_), Value::Array(a)) if a.is_empty() => DefaultExpr::Trait,
+            (Ty::Map(_), Value::Object(m)) if m.is_empty() => DefaultExpr::Trait,
+            (Ty::Named(id), Value::String(s)) if matches!(self.ir.types[*id].kind, TypeKind::Enum(_)) => {
+                let TypeKind::Enum(values) = &self.ir.types[*id].kind else { unreachable!() };
+                let variants = names::variant_names(values);
+                let i = values.iter().position(|v| v == s).unwrap_or(0);
+                DefaultExpr::Expr(format!("{}::{}", self.names[*id], variants[i]))
+            }
+            (_, d) => DefaultExpr::Expr(format!("rt::default_from_json({})", raw_literal(&d.to_string()))),
+        }
+    }
+
+    fn type_ctx(&self, id: TypeId) -> TypeCtx {
+        let t = &self.ir.types[id];
+        let mut is_alias = false;
+        let body = match &t.kind {
+            TypeKind::Struct(s) => {
+                let mut defaults = Vec::new();
+                let fields = self.fields(id, &s.fields, &[], &mut defaults);
+                let extra = s.extra.as_ref().map(|e| self.ty(e, usize::MAX));
+                Body::Struct(StructCtx { fields, deny_unknown: s.deny_unknown, extra, defaults })
+            }
+            TypeKind::Enum(values) => {
+                let variants: Vec<EnumVariant> = names::variant_names(values)
+                    .into_iter()
+                    .zip(values)
+                    .map(|(name, v)| EnumVariant { name, wire_literal: literal(v) })
+                    .collect();
+                let all_items: Vec<String> = variants.iter().map(|v| format!("Self::{}", v.name)).collect();
+                let list = all_items.join(", ");
+                let head = format!("    pub const ALL: [Self; {}] = ", variants.len());
+                let all_layout = if head.len() + list.len() + 3 <= 100 {
+                    0
+                } else if 8 + list.len() + 3 <= 100 {
+                    1
+                } else {
+                    2
+                };
+                Body::Enum(EnumCtx { variants, all_items, all_layout })
+            }
+            TypeKind::Union(u) => Body::Union(self.union(id, u)),
+            TypeKind::Alias(ty) => {
+                is_alias = true;
+                Body::Alias(self.ty(ty, id))
+            }
+        };
+        TypeCtx {
+            name: self.names[id].clone(),
+            snake: self.names[id].to_snake_case(),
+            doc: doc_lines(&t.doc),
+            node: t.node,
+            is_alias,
+            schemars: self.schemars,
+            body,
+        }
+    }
+
+    fn union(&self, id: TypeId, u: &crate::ir::Union) -> UnionCtx {
+        let raws: Vec<String> = u.variants.iter().map(|v| v.raw_name.clone()).collect();
+        let vnames = names::variant_names(&raws);
+        // Internally tagged when there is one tag and every variant is a struct.
+        let structs: Option<Vec<&crate::ir::Struct>> = (u.tags.len() == 1)
+            .then(|| {
+                u.variants
+                    .iter()
+                    .map(|v| match &v.ty {
+                        Ty::Named(n) => match &self.ir.types[*n].kind {
+                            TypeKind::Struct(s) if s.extra.is_none() => Some(s),
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .flatten();
+        match structs {
+            Some(structs) => {
+                let tag = u.tags[0].clone();
+                let variants = u
+                    .variants
+                    .iter()
+                    .zip(structs)
+                    .zip(vnames)
+                    .map(|((v, s), name)| {
+                        let mut defaults = Vec::new();
+                        let fields = self.fields(id, &s.fields, std::slice::from_ref(&tag), &mut defaults);
+                        let fields = fields.into_iter().map(|mut f| {
+                            f.serde.retain(|a| !a.starts_with("default ="));
+                            if f.serde.iter().any(|a| a == "default") || !defaults.is_empty() {
+                                f.serde.retain(|a| a != "default");
+                                f.serde.push("default".into());
+                            }
+                            f
+                        });
+                        UnionVariant {
+                            name,
+                            rename: Some(literal(&v.tag_values[0])),
+                            unit: false,
+                            ty: String::new(),
+                            fields: fields.collect(),
+                        }
+                    })
+                    .collect();
+                UnionCtx { tag: Some(literal(&tag)), variants }
+            }
+            None => UnionCtx {
+                tag: None,
+                variants: u
+                    .variants
+                    .iter()
+                    .zip(vnames)
+                    .map(|(v, name)| UnionVariant {
+                        name,
+                        rename: None,
+                        unit: v.ty == Ty::Null,
+                        ty: self.ty(&v.ty, id),
+                        fields: Vec::new(),
+                    })
+                    .collect(),
+            },
+        }
+    }
+}
+
+enum DefaultExpr {
+    /// `Default::default()` is the schema default.
+    Trait,
+    Expr(String),
+}
+
+/// Renders the Rust crate.
+pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
+    let ctx = Ctx { ir, names: names::type_names(Lang::Rust, ir), schemars: !opts.single_file };
+    let mut files = Files::new();
+    let mut module_names = Vec::new();
+    let mut taken = std::collections::HashSet::new();
+    for m in &ir.modules {
+        let name = names::dedupe(vec![names::module_name(Lang::Rust, &m.raw_name)], &mut taken, "_").remove(0);
+        let types: Vec<TypeCtx> = m.types.iter().map(|id| ctx.type_ctx(*id)).collect();
+        let uses_map = types.iter().any(|t| match &t.body {
+            Body::Struct(s) => s.extra.is_some() || s.fields.iter().any(|f| f.ty.contains("BTreeMap<")),
+            Body::Union(u) => u.variants.iter().any(|v| v.ty.contains("BTreeMap<") || v.fields.iter().any(|f| f.ty.contains("BTreeMap<"))),
+            Body::Alias(ty) => ty.contains("BTreeMap<"),
+            Body::Enum(_) => false,
+        });
+        let mut doc = doc_lines(&m.doc);
+        let doc_title = m.title.clone().unwrap_or_else(|| format!("Types of `{}`.", m.rel));
+        if !doc.is_empty() {
+            doc.insert(0, String::new());
+        }
+        let uses_serde = types.iter().any(|t| !t.is_alias);
+        let t = ModuleTemplate { header: GENERATED, doc_title, doc_lines: doc, uses_map, uses_serde, types };
+        files.insert(format!("src/{name}.rs"), run("rust/module.rs.j2", &t)?);
+        module_names.push(name);
+    }
+    let title = "JSON Schema bindings";
+    let lib_types = ctx
+        .names
+        .iter()
+        .zip(&ir.types)
+        .map(|(name, t)| LibType {
+            name: name.clone(),
+            literal: literal(name),
+            node: t.node,
+            alias: matches!(t.kind, TypeKind::Alias(_)),
+            long: 8 + 2 * name.len() + 2 + 4 + 28 > 100,
+        })
+        .collect();
+    // Sorted the way rustfmt orders `mod` and `use` items.
+    let mut mods: Vec<(String, String)> = module_names.iter().map(|m| (m.clone(), format!("pub mod {m}"))).collect();
+    mods.push(("formats".into(), "mod formats".into()));
+    mods.push(("runtime".into(), "pub mod runtime".into()));
+    mods.push(("validators".into(), "mod validators".into()));
+    mods.sort();
+    let mut uses: Vec<String> = module_names.iter().map(|m| format!("{m}::*")).collect();
+    uses.push("runtime::{Error, ValidationErrors, Violation}".into());
+    uses.sort();
+    let mods = mods.into_iter().map(|m| m.1).collect();
+    let lib = LibTemplate { header: GENERATED, title, mods, uses, types: lib_types };
+    files.insert("src/lib.rs".into(), run("rust/lib.rs.j2", &lib)?);
+    files.insert("src/runtime.rs".into(), run("rust/runtime.rs.j2", &RuntimeTemplate { header: GENERATED })?);
+    files.insert("src/formats.rs".into(), run("rust/formats.rs.j2", &FormatsTemplate { header: GENERATED })?);
+    files.insert("src/validators.rs".into(), validators::render(ir)?);
+    files.insert("rustfmt.toml".into(), run("rust/rustfmt.toml.j2", &RustfmtTemplate)?);
+    if opts.single_file {
+        return Ok(single_file(files));
+    }
+    let crate_name = opts.package.clone();
+    files.insert(
+        "Cargo.toml".into(),
+        run("rust/cargo.toml.j2", &CargoTemplate { header: GENERATED, crate_name: &crate_name, version: &opts.version, title })?,
+    );
+    Ok(files)
+}
+
+/// The `Type` variant for a JSON type.
+pub(crate) fn json_type(t: JsonType) -> &'static str {
+    match t {
+        JsonType::Null => "Type::Null",
+        JsonType::Boolean => "Type::Boolean",
+        JsonType::Object => "Type::Object",
+        JsonType::Array => "Type::Array",
+        JsonType::Number => "Type::Number",
+        JsonType::String => "Type::String",
+        JsonType::Integer => "Type::Integer",
+    }
+}
+
+/// Folds the crate's files into one `bindings.rs`: the root module's items, then every module
+/// inline. Paths in the generated code are relative (`super::`), so it works wherever included.
+fn single_file(files: Files) -> Files {
+    let lib = &files["src/lib.rs"];
+    let mut out = String::new();
+    for line in lib.lines().filter(|l| !l.starts_with("//!")) {
+        let module = line.strip_prefix("pub mod ").or_else(|| line.strip_prefix("mod ")).and_then(|m| m.strip_suffix(';'));
+        match module.and_then(|m| files.get(&format!("src/{m}.rs")).map(|body| (m, body))) {
+            Some((m, body)) => {
+                let vis = if line.starts_with("pub ") { "pub " } else { "" };
+                out.push_str(&format!("{vis}mod {m} {{\n{body}}}\n"));
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    Files::from([("bindings.rs".to_string(), out)])
+}

@@ -1,0 +1,232 @@
+//! The validation program as Rust functions: one call per check, laid out as rustfmt would.
+
+use askama::Template;
+
+use super::{json_type, literal, raw_literal, GENERATED};
+use crate::backend::run;
+use crate::error::Result;
+use crate::ir::{Check, Format, Ir};
+
+/// rustfmt's line width.
+const WIDTH: usize = 100;
+
+pub(crate) enum Arg {
+    Plain(String),
+    List(Vec<String>),
+}
+
+pub(crate) struct Call {
+    func: String,
+    /// 0: `ok &= f(..);` on one line; 1: the call on the next line; 2: one argument a line.
+    layout: u8,
+    head: String,
+    args: Vec<Arg>,
+}
+
+pub(crate) struct NodeCtx {
+    id: usize,
+    origin: String,
+    calls: Vec<Call>,
+}
+
+pub(crate) struct Static {
+    id: String,
+    literal: String,
+    /// 0: one line; 1: closure block, call on one line; 2: closure block, argument on its own line.
+    layout: u8,
+}
+
+fn make_static(id: String, literal: String, kind: &str, func: &str) -> Static {
+    let ty = if kind == "P" { "Pattern" } else { "Constant" };
+    let one = format!("static {kind}{id}: {ty} = {ty}::new(|| rt::{func}({literal}));").len();
+    let layout = if one <= WIDTH {
+        0
+    } else if 4 + 4 + func.len() + literal.len() + 2 <= WIDTH + 1 {
+        1
+    } else {
+        2
+    };
+    Static { id, literal, layout }
+}
+
+#[derive(Template)]
+#[template(path = "rust/validators.rs.j2", escape = "none")]
+struct ValidatorsTemplate<'a> {
+    header: &'a str,
+    patterns: Vec<Static>,
+    constants: Vec<Static>,
+    nodes: Vec<NodeCtx>,
+}
+
+fn call(func: &str, args: Vec<Arg>) -> Call {
+    let head = args
+        .iter()
+        .map(|a| match a {
+            Arg::Plain(s) => s.clone(),
+            Arg::List(items) => format!("&[{}]", items.join(", ")),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    // `    ok &= func(head);`
+    let layout = if 4 + 6 + func.len() + 1 + head.len() + 2 <= WIDTH {
+        0
+    } else if 8 + func.len() + 1 + head.len() + 2 <= WIDTH {
+        1
+    } else {
+        2
+    };
+    // Laid out vertically, a list that fits on its own line stays on one line.
+    let args = args
+        .into_iter()
+        .map(|a| match a {
+            Arg::List(items) if 8 + 3 + items.join(", ").len() + 2 <= WIDTH => Arg::Plain(format!("&[{}]", items.join(", "))),
+            other => other,
+        })
+        .collect();
+    Call { func: func.to_string(), layout, head, args }
+}
+
+fn p(s: impl Into<String>) -> Arg {
+    Arg::Plain(s.into())
+}
+
+fn f64_literal(x: f64) -> String {
+    format!("{x:?}")
+}
+
+fn format_variant(f: Format) -> &'static str {
+    match f {
+        Format::DateTime => "Format::DateTime",
+        Format::Date => "Format::Date",
+        Format::Time => "Format::Time",
+        Format::Duration => "Format::Duration",
+        Format::Email => "Format::Email",
+        Format::Hostname => "Format::Hostname",
+        Format::Ipv4 => "Format::Ipv4",
+        Format::Ipv6 => "Format::Ipv6",
+        Format::Uri => "Format::Uri",
+        Format::UriReference => "Format::UriReference",
+        Format::Uuid => "Format::Uuid",
+        Format::JsonPointer => "Format::JsonPointer",
+        Format::Regex => "Format::Regex",
+    }
+}
+
+pub(crate) fn render(ir: &Ir) -> Result<String> {
+    let mut constants = Vec::new();
+    let mut nodes = Vec::new();
+    let v = || p("v");
+    let tail = |mut args: Vec<Arg>| {
+        args.push(p("at"));
+        args.push(p("r"));
+        args
+    };
+    for (id, node) in ir.program.nodes.iter().enumerate() {
+        let mut calls = Vec::new();
+        for (k, check) in node.checks.iter().enumerate() {
+            let n = |i: &usize| format!("n{i}");
+            let c = match check {
+                Check::False => call("rt::false_schema", tail(vec![v()])),
+                Check::Type(ts) => call("rt::types", tail(vec![v(), Arg::List(ts.iter().map(|t| json_type(*t).to_string()).collect())])),
+                Check::Const(value) => {
+                    let cid = format!("{id}_{k}");
+                    constants.push(make_static(cid.clone(), raw_literal(&value.to_string()), "C", "json"));
+                    call("rt::constant", tail(vec![v(), p(format!("&C{cid}"))]))
+                }
+                Check::Enum(values) if values.iter().all(|x| x.is_string()) => call(
+                    "rt::enum_str",
+                    tail(vec![v(), Arg::List(values.iter().map(|x| literal(x.as_str().unwrap_or_default())).collect())]),
+                ),
+                Check::Enum(values) => {
+                    let cid = format!("{id}_{k}");
+                    constants.push(make_static(cid.clone(), raw_literal(&serde_json::Value::Array(values.clone()).to_string()), "C", "json"));
+                    call("rt::enumeration", tail(vec![v(), p(format!("&C{cid}"))]))
+                }
+                Check::MinLength(x) => call("rt::min_length", tail(vec![v(), p(x.to_string())])),
+                Check::MaxLength(x) => call("rt::max_length", tail(vec![v(), p(x.to_string())])),
+                Check::Pattern(pid) => call("rt::pattern", tail(vec![v(), p(format!("&P{pid}"))])),
+                Check::Format(f) => call("rt::format", tail(vec![v(), p(format_variant(*f))])),
+                Check::MaxWords(x) => call("rt::max_words", tail(vec![v(), p(x.to_string())])),
+                Check::Minimum(x) => call("rt::minimum", tail(vec![v(), p(f64_literal(*x))])),
+                Check::Maximum(x) => call("rt::maximum", tail(vec![v(), p(f64_literal(*x))])),
+                Check::ExclusiveMinimum(x) => call("rt::exclusive_minimum", tail(vec![v(), p(f64_literal(*x))])),
+                Check::ExclusiveMaximum(x) => call("rt::exclusive_maximum", tail(vec![v(), p(f64_literal(*x))])),
+                Check::MultipleOf(x) => call("rt::multiple_of", tail(vec![v(), p(f64_literal(*x))])),
+                Check::MinItems(x) => call("rt::min_items", tail(vec![v(), p(x.to_string())])),
+                Check::MaxItems(x) => call("rt::max_items", tail(vec![v(), p(x.to_string())])),
+                Check::UniqueItems => call("rt::unique_items", tail(vec![v()])),
+                Check::PrefixItems(ns) => call("rt::prefix_items", tail(vec![v(), Arg::List(ns.iter().map(n).collect())])),
+                Check::Items { from, node } => call("rt::items", tail(vec![v(), p(from.to_string()), p(n(node))])),
+                Check::NoItems { from, keyword } => call("rt::no_items", tail(vec![v(), p(from.to_string()), p(literal(keyword))])),
+                Check::Contains { node, min, max } => {
+                    let max = max.map_or("None".to_string(), |m| format!("Some({m})"));
+                    call("rt::contains", tail(vec![v(), p(n(node)), p(min.to_string()), p(max)]))
+                }
+                Check::Properties(ps) => call(
+                    "rt::properties",
+                    tail(vec![v(), Arg::List(ps.iter().map(|(name, id)| format!("({}, n{id})", literal(name))).collect())]),
+                ),
+                Check::PatternProperties(ps) => call(
+                    "rt::pattern_properties",
+                    tail(vec![v(), Arg::List(ps.iter().map(|(pid, id)| format!("(&P{pid}, n{id})")).collect())]),
+                ),
+                Check::AdditionalProperties { known, patterns, node } => call(
+                    "rt::additional_properties",
+                    tail(vec![
+                        v(),
+                        Arg::List(known.iter().map(|k| literal(k)).collect()),
+                        Arg::List(patterns.iter().map(|pid| format!("&P{pid}")).collect()),
+                        p(n(node)),
+                    ]),
+                ),
+                Check::NoAdditionalProperties { known, patterns } => call(
+                    "rt::no_additional_properties",
+                    tail(vec![
+                        v(),
+                        Arg::List(known.iter().map(|k| literal(k)).collect()),
+                        Arg::List(patterns.iter().map(|pid| format!("&P{pid}")).collect()),
+                    ]),
+                ),
+                Check::Required(names) => call("rt::required", tail(vec![v(), Arg::List(names.iter().map(|k| literal(k)).collect())])),
+                Check::MinProperties(x) => call("rt::min_properties", tail(vec![v(), p(x.to_string())])),
+                Check::MaxProperties(x) => call("rt::max_properties", tail(vec![v(), p(x.to_string())])),
+                Check::PropertyNames(node) => call("rt::property_names", tail(vec![v(), p(n(node))])),
+                Check::DependentRequired(deps) => call(
+                    "rt::dependent_required",
+                    tail(vec![
+                        v(),
+                        Arg::List(
+                            deps.iter()
+                                .map(|(k, req)| {
+                                    format!("({}, &[{}])", literal(k), req.iter().map(|x| literal(x)).collect::<Vec<_>>().join(", "))
+                                })
+                                .collect(),
+                        ),
+                    ]),
+                ),
+                Check::DependentSchemas(deps) => call(
+                    "rt::dependent_schemas",
+                    tail(vec![v(), Arg::List(deps.iter().map(|(k, id)| format!("({}, n{id})", literal(k))).collect())]),
+                ),
+                Check::Ref(node) => call(&n(node), tail(vec![v()])),
+                Check::AnyOf(ns) => call("rt::any_of", tail(vec![v(), Arg::List(ns.iter().map(n).collect())])),
+                Check::OneOf(ns) => call("rt::one_of", tail(vec![v(), Arg::List(ns.iter().map(n).collect())])),
+                Check::Not(node) => call("rt::not", tail(vec![v(), p(n(node))])),
+                Check::IfThenElse { cond, then, otherwise } => {
+                    let opt = |o: &Option<usize>| o.map_or("None".to_string(), |x| format!("Some(n{x})"));
+                    call("rt::if_then_else", tail(vec![v(), p(n(cond)), p(opt(then)), p(opt(otherwise))]))
+                }
+            };
+            calls.push(c);
+        }
+        nodes.push(NodeCtx { id, origin: node.origin.to_string(), calls });
+    }
+    let patterns = ir
+        .program
+        .patterns
+        .iter()
+        .enumerate()
+        .map(|(i, pat)| make_static(i.to_string(), raw_literal(&pat.source), "P", "regex"))
+        .collect();
+    run("rust/validators.rs.j2", &ValidatorsTemplate { header: GENERATED, patterns, constants, nodes })
+}

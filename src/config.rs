@@ -1,0 +1,193 @@
+//! The public API: a [`Config`] builder for `build.rs` and the CLI, and [`generate`], the one-line
+//! entry point.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::backend::{self, Options};
+use crate::error::{Diagnostic, Error, Result, Severity};
+use crate::ir::{self, names::Lang};
+use crate::output::{self, Changes};
+use crate::schema::{SchemaSet, Source};
+
+/// The protocol schemas bundled into the binary, used when there is no `./schemas`.
+pub const BUNDLED: &[(&str, &str)] = &[
+    ("agent-context-report.json", include_str!("../schemas/agent-context-report.json")),
+    ("common.json", include_str!("../schemas/common.json")),
+    ("message-envelope.json", include_str!("../schemas/message-envelope.json")),
+    ("paper-context.json", include_str!("../schemas/paper-context.json")),
+    ("scheduling-context.json", include_str!("../schemas/scheduling-context.json")),
+    ("session-context.json", include_str!("../schemas/session-context.json")),
+];
+
+/// Where the schemas come from.
+#[derive(Debug, Clone)]
+enum Input {
+    Dir(PathBuf),
+    Files(Vec<PathBuf>),
+    Bundled,
+}
+
+/// How to generate: which schemas, which languages, where to.
+#[derive(Debug, Clone)]
+pub struct Config {
+    input: Input,
+    out_dir: PathBuf,
+    langs: Vec<Lang>,
+    url_map: BTreeMap<String, PathBuf>,
+    options: Options,
+    deny_warnings: bool,
+}
+
+/// What a generation produced, before anything is written.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// Output directory → (language directory → files).
+    pub packages: Vec<(PathBuf, BTreeMap<String, String>)>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every schema file read (for `cargo:rerun-if-changed`).
+    pub files_read: Vec<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            input: Input::Dir(PathBuf::from("schemas")),
+            out_dir: PathBuf::from("generated"),
+            langs: vec![Lang::Rust, Lang::TypeScript, Lang::Python],
+            url_map: BTreeMap::new(),
+            options: Options::default(),
+            deny_warnings: false,
+        }
+    }
+}
+
+impl Config {
+    pub fn new() -> Self {
+        Config::default()
+    }
+
+    /// Reads every `*.json` below this directory.
+    pub fn schemas_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.input = Input::Dir(dir.into());
+        self
+    }
+
+    /// Reads these files (and what their `$ref`s reach below the first one's directory).
+    pub fn schema_files(&mut self, files: Vec<PathBuf>) -> &mut Self {
+        self.input = Input::Files(files);
+        self
+    }
+
+    /// Uses the protocol schemas bundled into ctxgen.
+    pub fn bundled_schemas(&mut self) -> &mut Self {
+        self.input = Input::Bundled;
+        self
+    }
+
+    /// Writes `<dir>/rust`, `<dir>/typescript` and `<dir>/python`.
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = dir.into();
+        self
+    }
+
+    pub fn languages(&mut self, langs: &[Lang]) -> &mut Self {
+        self.langs = langs.to_vec();
+        self
+    }
+
+    /// Resolves `$ref`s to this URL from a local file instead.
+    pub fn map_url(&mut self, url: impl Into<String>, file: impl Into<PathBuf>) -> &mut Self {
+        self.url_map.insert(url.into(), file.into());
+        self
+    }
+
+    /// The package name in kebab-case; each language adapts it.
+    pub fn package_name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.options.package = name.into();
+        self
+    }
+
+    /// Rust only: writes one self-contained `bindings.rs` to `include!` instead of a crate.
+    pub fn single_file(&mut self, single: bool) -> &mut Self {
+        self.options.single_file = single;
+        self
+    }
+
+    /// Fails on warnings too.
+    pub fn deny_warnings(&mut self, deny: bool) -> &mut Self {
+        self.deny_warnings = deny;
+        self
+    }
+
+    fn load(&self) -> Result<SchemaSet> {
+        match &self.input {
+            Input::Dir(d) => SchemaSet::load_dir(d, &self.url_map),
+            Input::Files(f) => SchemaSet::load_files(f, &self.url_map),
+            Input::Bundled => SchemaSet::load_sources(
+                &BUNDLED.iter().map(|(rel, text)| Source { rel: rel.to_string(), text: text.to_string() }).collect::<Vec<_>>(),
+            ),
+        }
+    }
+
+    /// Builds every file in memory; nothing is written.
+    pub fn render(&self) -> Result<Rendered> {
+        let mut set = self.load()?;
+        let ir = ir::build(&mut set)?;
+        if let Some(d) = ir.diagnostics.iter().find(|d| d.severity == Severity::Error || self.deny_warnings) {
+            return Err(Error::schema(d.location.clone(), d.message.clone()));
+        }
+        let mut packages = Vec::new();
+        for lang in &self.langs {
+            let files = backend::render(*lang, &ir, &self.options)?;
+            packages.push((self.out_dir.join(backend::dir_name(*lang)), files));
+        }
+        Ok(Rendered { packages, diagnostics: ir.diagnostics, files_read: set.files_read })
+    }
+
+    /// Renders, then writes what changed. A failed render writes nothing.
+    pub fn generate(&self) -> Result<(Rendered, Changes)> {
+        let rendered = self.render()?;
+        let mut changes = Changes::default();
+        for (dir, files) in &rendered.packages {
+            let c = output::write(dir, files)?;
+            changes.changed.extend(c.changed);
+            changes.stale.extend(c.stale);
+        }
+        Ok((rendered, changes))
+    }
+
+    /// Renders and compares with what is on disk; writes nothing.
+    pub fn check(&self) -> Result<(Rendered, Changes)> {
+        let rendered = self.render()?;
+        let mut changes = Changes::default();
+        for (dir, files) in &rendered.packages {
+            let mut all = files.clone();
+            all.insert(output::MANIFEST.into(), files.keys().map(|k| format!("{k}\n")).collect());
+            let c = output::diff(dir, &all)?;
+            changes.changed.extend(c.changed);
+            changes.stale.extend(c.stale);
+        }
+        Ok((rendered, changes))
+    }
+}
+
+/// For `build.rs`: generates Rust bindings for `schemas_dir` into
+/// `$OUT_DIR/ctxgen/rust/bindings.rs` and tells cargo to rerun when a schema changes. Include them
+/// with `#[allow(dead_code, unused_imports)] mod protocols { include!(concat!(env!("OUT_DIR"), "/ctxgen/rust/bindings.rs")); }`;
+/// the crate needs `serde`, `serde_json` and `regress` as dependencies. Returns the file's path.
+pub fn generate(schemas_dir: impl AsRef<Path>) -> Result<PathBuf> {
+    let out = std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or_else(|| Error::Usage("OUT_DIR is not set: call this from build.rs".into()))?;
+    let out = out.join("ctxgen");
+    let mut config = Config::new();
+    config.schemas_dir(schemas_dir.as_ref()).out_dir(&out).languages(&[Lang::Rust]).single_file(true);
+    let (rendered, _) = config.generate()?;
+    println!("cargo:rerun-if-changed={}", schemas_dir.as_ref().display());
+    for f in &rendered.files_read {
+        println!("cargo:rerun-if-changed={}", f.display());
+    }
+    for d in &rendered.diagnostics {
+        println!("cargo:warning={d}");
+    }
+    Ok(out.join("rust").join("bindings.rs"))
+}
