@@ -1,5 +1,5 @@
-//! Python backend: insta snapshots of the package generated from small feature schemas
-//! (`tests/fixtures/python/<feature>/`), and a generator entry point for `tests/python/run.sh`.
+//! Python backend: insta snapshots of the package generated from small feature schemas, one
+//! folder per construct under `tests/fixtures/python/<feature>/`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -12,34 +12,15 @@ fn generate(dir: &Path) -> Files {
     let dir = dir.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(dir);
     let mut set = SchemaSet::load_dir(dir, &BTreeMap::new()).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let ir = ctxgen::ir::build(&mut set).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    let opts = Options { package: "context-protocols".into(), version: "0.1.0".into() };
+    let opts = Options { package: "context-protocols".into(), version: "0.1.0".into(), ..Options::default() };
     python::render(&ir, &opts).expect("render")
-}
-
-fn write(files: &Files, out: &Path) {
-    for (rel, text) in files {
-        let path = out.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-    }
-}
-
-/// Writes the package for `CTXGEN_PY_SCHEMAS` (default `schemas/`) into `CTXGEN_PY_OUT`.
-/// Run by `tests/python/run.sh`; ignored in a plain `cargo test`.
-#[test]
-#[ignore]
-fn generate_package() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let schemas = std::env::var("CTXGEN_PY_SCHEMAS").map(PathBuf::from).unwrap_or_else(|_| root.join("schemas"));
-    let out = PathBuf::from(std::env::var("CTXGEN_PY_OUT").expect("CTXGEN_PY_OUT"));
-    let _ = std::fs::remove_dir_all(&out);
-    write(&generate(&schemas), &out);
 }
 
 #[test]
 fn feature_snapshots() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/python");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut dirs: Vec<PathBuf> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
     dirs.sort();
     assert!(!dirs.is_empty(), "no fixtures under {}", root.display());
     for dir in dirs {

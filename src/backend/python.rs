@@ -41,40 +41,106 @@ pub use lit::translate_pattern;
 pub enum PyCheck {
     False,
     /// Python type tests, one per JSON type (`str`, `int`, `num`, …).
-    Type { tests: Vec<&'static str>, name: String },
-    ConstStr { lit: String },
-    Const { name: String },
-    EnumStr { name: String },
-    Enum { name: String },
+    Type {
+        tests: Vec<&'static str>,
+        name: String,
+    },
+    ConstStr {
+        lit: String,
+    },
+    Const {
+        name: String,
+    },
+    EnumStr {
+        name: String,
+    },
+    Enum {
+        name: String,
+    },
     MinLength(u64),
     MaxLength(u64),
-    Pattern { name: String },
-    Format { func: &'static str, lit: String },
+    Pattern {
+        name: String,
+    },
+    Format {
+        func: &'static str,
+        lit: String,
+    },
     MaxWords(u64),
-    Bound { op: &'static str, keyword: &'static str, lit: String },
-    MultipleOf { lit: String },
+    Bound {
+        op: &'static str,
+        keyword: &'static str,
+        lit: String,
+    },
+    MultipleOf {
+        lit: String,
+    },
     MinItems(u64),
     MaxItems(u64),
     UniqueItems,
-    PrefixItem { index: usize, node: NodeId },
-    Items { from: usize, node: NodeId },
-    NoItems { from: usize, keyword: &'static str },
-    Contains { node: NodeId, min: u64, max: Option<u64> },
-    Properties { table: String },
-    PatternProperties { table: String },
-    AdditionalProperties { known: String, patterns: String, node: NodeId },
-    NoAdditionalProperties { known: String, patterns: String },
-    Required { table: String },
+    PrefixItem {
+        index: usize,
+        node: NodeId,
+    },
+    Items {
+        from: usize,
+        node: NodeId,
+    },
+    NoItems {
+        from: usize,
+        keyword: &'static str,
+    },
+    Contains {
+        node: NodeId,
+        min: u64,
+        max: Option<u64>,
+    },
+    Properties {
+        table: String,
+    },
+    PatternProperties {
+        table: String,
+    },
+    AdditionalProperties {
+        known: String,
+        patterns: String,
+        node: NodeId,
+    },
+    NoAdditionalProperties {
+        known: String,
+        patterns: String,
+    },
+    Required {
+        table: String,
+    },
     MinProperties(u64),
     MaxProperties(u64),
-    PropertyNames { node: NodeId },
-    DependentRequired { table: String },
-    DependentSchemas { table: String },
-    Ref { node: NodeId },
-    AnyOf { nodes: Vec<NodeId> },
-    OneOf { nodes: Vec<NodeId> },
-    Not { node: NodeId },
-    IfThenElse { cond: NodeId, then: Option<NodeId>, otherwise: Option<NodeId> },
+    PropertyNames {
+        node: NodeId,
+    },
+    DependentRequired {
+        table: String,
+    },
+    DependentSchemas {
+        table: String,
+    },
+    Ref {
+        node: NodeId,
+    },
+    AnyOf {
+        nodes: Vec<NodeId>,
+    },
+    OneOf {
+        nodes: Vec<NodeId>,
+    },
+    Not {
+        node: NodeId,
+    },
+    IfThenElse {
+        cond: NodeId,
+        then: Option<NodeId>,
+        otherwise: Option<NodeId>,
+    },
 }
 
 pub struct PyNode {
@@ -161,7 +227,10 @@ impl<'a> VBuilder<'a> {
     }
 
     fn constant(&mut self, prefix: &str, id: NodeId, value: impl FnOnce(usize) -> String) -> String {
-        let name = format!("_{prefix}{id}_{}", self.consts.iter().filter(|c| c.name.starts_with(&format!("_{prefix}{id}_"))).count());
+        let name = format!(
+            "_{prefix}{id}_{}",
+            self.consts.iter().filter(|c| c.name.starts_with(&format!("_{prefix}{id}_"))).count()
+        );
         let lead = name.len() + 3;
         let value = value(lead);
         self.consts.push(PyConst { name: name.clone(), value });
@@ -169,7 +238,10 @@ impl<'a> VBuilder<'a> {
     }
 
     fn table(&mut self, prefix: &str, id: NodeId, rows: Vec<String>) -> String {
-        let name = format!("_{prefix}{id}_{}", self.tables.iter().filter(|c| c.name.starts_with(&format!("_{prefix}{id}_"))).count());
+        let name = format!(
+            "_{prefix}{id}_{}",
+            self.tables.iter().filter(|c| c.name.starts_with(&format!("_{prefix}{id}_"))).count()
+        );
         let value = lit::seq(&rows, "(", ")", 0, name.len() + 3, 0);
         self.tables.push(PyConst { name: name.clone(), value });
         name
@@ -243,7 +315,9 @@ impl<'a> VBuilder<'a> {
                 Check::MinLength(m) => n.strings.push(PyCheck::MinLength(m)),
                 Check::MaxLength(m) => n.strings.push(PyCheck::MaxLength(m)),
                 Check::Pattern(p) => n.strings.push(PyCheck::Pattern { name: format!("_P{p}") }),
-                Check::Format(f) => n.strings.push(PyCheck::Format { func: format_func(f), lit: lit::string(f.as_str()) }),
+                Check::Format(f) => {
+                    n.strings.push(PyCheck::Format { func: format_func(f), lit: lit::string(f.as_str()) })
+                }
                 Check::MaxWords(m) => n.strings.push(PyCheck::MaxWords(m)),
                 Check::Minimum(b) => n.numbers.push(PyCheck::Bound { op: "<", keyword: "minimum", lit: lit::bound(b) }),
                 Check::Maximum(b) => n.numbers.push(PyCheck::Bound { op: ">", keyword: "maximum", lit: lit::bound(b) }),
@@ -276,7 +350,11 @@ impl<'a> VBuilder<'a> {
                         .iter()
                         .filter(|(_, node)| !self.trivial(*node))
                         .map(|(name, node)| {
-                            let items = [lit::string(name), lit::string(&format!("/{}", escape_token(name))), format!("_n{node}")];
+                            let items = [
+                                lit::string(name),
+                                lit::string(&format!("/{}", escape_token(name))),
+                                format!("_n{node}"),
+                            ];
                             lit::seq(&items, "(", ")", 4, 0, 1)
                         })
                         .collect();
@@ -329,8 +407,10 @@ impl<'a> VBuilder<'a> {
                     n.objects.push(PyCheck::DependentRequired { table });
                 }
                 Check::DependentSchemas(deps) => {
-                    let rows: Vec<String> =
-                        deps.iter().map(|(k, node)| lit::seq(&[lit::string(k), format!("_n{node}")], "(", ")", 4, 0, 1)).collect();
+                    let rows: Vec<String> = deps
+                        .iter()
+                        .map(|(k, node)| lit::seq(&[lit::string(k), format!("_n{node}")], "(", ")", 4, 0, 1))
+                        .collect();
                     let table = self.table("DS", id, rows);
                     n.objects.push(PyCheck::DependentSchemas { table });
                 }
@@ -507,7 +587,9 @@ fn alias_ty(ir: &Ir, id: TypeId) -> Ty {
             let ty = match base.as_slice() {
                 [JsonType::String] => Ty::String,
                 [JsonType::Integer] => Ty::Integer,
-                [JsonType::Number] | [JsonType::Number, JsonType::Integer] | [JsonType::Integer, JsonType::Number] => Ty::Number,
+                [JsonType::Number] | [JsonType::Number, JsonType::Integer] | [JsonType::Integer, JsonType::Number] => {
+                    Ty::Number
+                }
                 [JsonType::Boolean] => Ty::Bool,
                 [JsonType::Array] => Ty::Array(Box::new(Ty::Any)),
                 [JsonType::Object] => Ty::Map(Box::new(Ty::Any)),
@@ -696,7 +778,7 @@ fn union_value(b: &mut MBuilder, id: TypeId, u: &crate::ir::Union) -> String {
             b.pydantic.insert("Field");
             let inner = format!("{joined}, Field(discriminator={})", lit::string(&field));
             let lead = b.names[id].len() + 13 + 10;
-            if lead + inner.len() + 1 <= lit::WIDTH {
+            if lead + inner.len() < lit::WIDTH {
                 return format!("Annotated[{inner}]");
             }
             return format!("Annotated[\n    {joined},\n    Field(discriminator={}),\n]", lit::string(&field));
@@ -784,7 +866,8 @@ fn render_module(ir: &Ir, names: &[String], module_names: &[String], m: usize) -
         }
         let adapter_call = lit::args(&call, "(", ")", 0, lead, 0);
         let sig = format!("def parse_{snake}(data: Any) -> {name}:");
-        let parse_params = if sig.len() <= lit::WIDTH { "(data: Any)".to_string() } else { "(\n    data: Any,\n)".to_string() };
+        let parse_params =
+            if sig.len() <= lit::WIDTH { "(data: Any)".to_string() } else { "(\n    data: Any,\n)".to_string() };
         entries.push(PyEntry { adapter, adapter_call, parse_params, name, snake, node: t.node, model });
     }
     // Aliases referring to other aliases of this module come after them.
@@ -833,15 +916,7 @@ fn render_module(ir: &Ir, names: &[String], module_names: &[String], m: usize) -
         },
         0,
     );
-    let tpl = ModuleTpl {
-        header: GENERATED,
-        doc,
-        imports,
-        literals,
-        classes,
-        aliases: aliases_sorted,
-        entries,
-    };
+    let tpl = ModuleTpl { header: GENERATED, doc, imports, literals, classes, aliases: aliases_sorted, entries };
     run("python/module.py.j2", &tpl).map(eol)
 }
 
@@ -904,7 +979,6 @@ struct InitTpl {
     registry: Vec<(String, String)>,
     /// (schema location literal, type name literal)
     locations: Vec<(String, String)>,
-    helpers: Vec<String>,
 }
 
 #[derive(Template)]
@@ -954,14 +1028,20 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         "pyproject.toml".into(),
         run(
             "python/pyproject.toml.j2",
-            &PyprojectTpl { header: GENERATED, dist: opts.package.clone(), package: pkg.clone(), version: opts.version.clone() },
+            &PyprojectTpl {
+                header: GENERATED,
+                dist: opts.package.clone(),
+                package: pkg.clone(),
+                version: opts.version.clone(),
+            },
         )?,
     );
     files.insert(format!("{base}/py.typed"), String::new());
     files.insert(format!("{base}/_runtime.py"), eol(run("python/runtime.py.j2", &RuntimeTpl { header: GENERATED })?));
     files.insert(format!("{base}/_validators.py"), render_validators(ir)?);
     let mut init_modules = Vec::new();
-    let mut all = vec!["SCHEMAS".to_string(), "TYPES".to_string(), "ValidationError".to_string(), "Violation".to_string()];
+    let mut all =
+        vec!["SCHEMAS".to_string(), "TYPES".to_string(), "ValidationError".to_string(), "Violation".to_string()];
     let mut registry = Vec::new();
     let mut locations = Vec::new();
     for (m, module) in ir.modules.iter().enumerate() {
@@ -982,12 +1062,18 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         init_modules.push((module_names[m].clone(), exported));
     }
     let helpers = helpers::render(ir, &names, &module_names)?;
-    let helper_names = helpers.as_ref().map(|h| h.1.clone()).unwrap_or_default();
-    if let Some((text, _)) = helpers {
-        files.insert(format!("{base}/helpers.py"), text);
+    // The package root re-exports the helpers, except where a type's `parse_x`/`validate_x`
+    // already has the name (`parse_context_path` parses a `ContextPath` at the root; the path
+    // helper of the same name stays in `helpers`).
+    let helper_names: Vec<String> = helpers
+        .as_ref()
+        .map(|h| h.1.iter().filter(|n| !all.contains(n)).cloned().collect())
+        .unwrap_or_default();
+    if let Some((text, _)) = &helpers {
+        files.insert(format!("{base}/helpers.py"), text.clone());
     }
     all.extend(helper_names.iter().cloned());
-    if !helper_names.is_empty() {
+    if helpers.is_some() {
         all.push("HelperError".into());
         let mut exported = helper_names.clone();
         exported.push("HelperError".into());
@@ -1001,11 +1087,8 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let doc = format!("Typed, validating bindings generated by ctxgen ({} {}).", opts.package, opts.version);
     files.insert(
         format!("{base}/__init__.py"),
-        run(
-            "python/init.py.j2",
-            &InitTpl { header: GENERATED, doc, modules: init_modules, all, registry, locations, helpers: helper_names },
-        )
-        .map(eol)?,
+        run("python/init.py.j2", &InitTpl { header: GENERATED, doc, modules: init_modules, all, registry, locations })
+            .map(eol)?,
     );
     Ok(files)
 }

@@ -4,7 +4,8 @@
 # mypy --strict (package and tests) and pytest (schema and helper vectors).
 #
 # Usage: tests/python/run.sh [pytest args...]
-# Environment: PYTHON (default python3), CTXGEN_PY_OUT (default target dir below).
+# Environment: PYTHON (default python3), CTXGEN_PY_OUT (output directory, default
+# target/python-test; the package goes to its python/ folder).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -30,12 +31,11 @@ if [ ! -x "$venv/bin/python" ] || ! cmp -s "$here/requirements.txt" "$stamp"; th
     cp "$here/requirements.txt" "$stamp"
 fi
 
-out="${CTXGEN_PY_OUT:-$root/target/python-test/generated/python}"
+gen="${CTXGEN_PY_OUT:-$root/target/python-test}"
+out="$gen/python"
 echo "== generating the Python package into $out"
-(
-    cd "$root"
-    CTXGEN_PY_OUT="$out" cargo test --quiet --test python_snapshots generate_package -- --ignored --exact >/dev/null
-)
+rm -rf "$out"
+(cd "$root" && cargo run --quiet -- generate --lang python --out "$gen" --schemas schemas)
 [ -f "$out/pyproject.toml" ] || { echo "error: generation produced no package in $out" >&2; exit 1; }
 pkg_src="$out/src"
 

@@ -191,11 +191,9 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
             let stem = snake(&t.raw_name);
             let stem = stem.strip_suffix("_path").unwrap_or(&stem).to_string();
             let collection = ir.types.iter().enumerate().find_map(|(sid, st)| match &st.kind {
-                TypeKind::Struct(s) => s
-                    .fields
-                    .iter()
-                    .find(|f| named(&f.ty) == Some(id))
-                    .map(|f| (sid, f.wire.clone())),
+                TypeKind::Struct(s) => {
+                    s.fields.iter().find(|f| named(&f.ty) == Some(id)).map(|f| (sid, f.wire.clone()))
+                }
                 _ => None,
             });
             let collection = collection.map(|(sid, wire)| {
@@ -203,17 +201,14 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
                 (names[sid].clone(), lit::string(&wire))
             });
             let seg = s(a, "segmentPattern").unwrap_or_else(|| "^[A-Za-z0-9_-]+$".into());
-            exported.extend(
-                [
-                    format!("parse_{stem}_path"),
-                    format!("get_root_{stem}"),
-                    format!("get_parent_{stem}"),
-                    format!("is_nested_{stem}"),
-                    format!("get_{stem}_depth"),
-                    "is_ancestor".to_string(),
-                ]
-                .into_iter(),
-            );
+            exported.extend([
+                format!("parse_{stem}_path"),
+                format!("get_root_{stem}"),
+                format!("get_parent_{stem}"),
+                format!("is_nested_{stem}"),
+                format!("get_{stem}_depth"),
+                "is_ancestor".to_string(),
+            ]);
             if collection.is_some() {
                 exported.extend([
                     format!("get_{stem}_tree"),
@@ -356,8 +351,10 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
                         _ => None,
                     });
                     let checks = prop.map(|n| flat_checks(ir, n, 0)).unwrap_or_default();
-                    let low = checks.iter().find_map(|c| if let Check::Minimum(m) = c { Some(lit::float(*m)) } else { None });
-                    let high = checks.iter().find_map(|c| if let Check::Maximum(m) = c { Some(lit::float(*m)) } else { None });
+                    let low =
+                        checks.iter().find_map(|c| if let Check::Minimum(m) = c { Some(lit::float(*m)) } else { None });
+                    let high =
+                        checks.iter().find_map(|c| if let Check::Maximum(m) = c { Some(lit::float(*m)) } else { None });
                     let name = format!("{}_band", snake(&t.raw_name));
                     exported.push(name.clone());
                     bands = Some(BandsCtx {

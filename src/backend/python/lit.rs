@@ -63,8 +63,7 @@ pub fn float(f: f64) -> String {
     if f.is_infinite() {
         return if f > 0.0 { "float(\"inf\")".into() } else { "-float(\"inf\")".into() };
     }
-    let s = format!("{f:?}");
-    s.replace("e-", "e-").to_lowercase()
+    format!("{f:?}").to_lowercase()
 }
 
 /// A bound for a numeric comparison: integral values print as integers (`0`, `100`).
@@ -197,8 +196,12 @@ pub fn translate_pattern(src: &str) -> String {
                     ('s', false) => out.push_str(&format!("[{ECMA_SPACE}]")),
                     ('s', true) => out.push_str(ECMA_SPACE),
                     ('S', false) => out.push_str(&format!("[^{ECMA_SPACE}]")),
-                    ('b', false) => out.push_str(r"(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))"),
-                    ('B', false) => out.push_str(r"(?:(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_]))"),
+                    ('b', false) => {
+                        out.push_str(r"(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))")
+                    }
+                    ('B', false) => {
+                        out.push_str(r"(?:(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_]))")
+                    }
                     ('b', true) => out.push_str("\\x08"),
                     ('u', _) if chars.get(i) == Some(&'{') => {
                         let end = chars[i..].iter().position(|&c| c == '}').map(|p| p + i).unwrap_or(chars.len());
@@ -250,7 +253,9 @@ pub fn translate_pattern(src: &str) -> String {
             }
             '$' if !in_class => out.push_str("\\Z"),
             '.' if !in_class => out.push_str(&format!("[^{ECMA_LINE}]")),
-            '(' if !in_class && chars.get(i + 1) == Some(&'?') && chars.get(i + 2) == Some(&'<')
+            '(' if !in_class
+                && chars.get(i + 1) == Some(&'?')
+                && chars.get(i + 2) == Some(&'<')
                 && !matches!(chars.get(i + 3), Some('=') | Some('!')) =>
             {
                 out.push_str("(?P<");
@@ -274,7 +279,10 @@ mod tests {
 
     #[test]
     fn patterns() {
-        assert_eq!(translate_pattern("^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}$"), "^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}\\Z");
+        assert_eq!(
+            translate_pattern("^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}$"),
+            "^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}\\Z"
+        );
         assert_eq!(translate_pattern(r"^\d+\.\d$"), r"^[0-9]+\.[0-9]\Z");
         assert_eq!(translate_pattern(r"[\d.]"), r"[0-9.]");
         assert_eq!(translate_pattern(r"(?<y>a)\k<y>"), r"(?P<y>a)(?P=y)");
