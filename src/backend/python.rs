@@ -1065,10 +1065,8 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     // The package root re-exports the helpers, except where a type's `parse_x`/`validate_x`
     // already has the name (`parse_context_path` parses a `ContextPath` at the root; the path
     // helper of the same name stays in `helpers`).
-    let helper_names: Vec<String> = helpers
-        .as_ref()
-        .map(|h| h.1.iter().filter(|n| !all.contains(n)).cloned().collect())
-        .unwrap_or_default();
+    let helper_names: Vec<String> =
+        helpers.as_ref().map(|h| h.1.iter().filter(|n| !all.contains(n)).cloned().collect()).unwrap_or_default();
     if let Some((text, _)) = &helpers {
         files.insert(format!("{base}/helpers.py"), text.clone());
     }

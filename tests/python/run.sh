@@ -38,6 +38,16 @@ rm -rf "$out"
 (cd "$root" && cargo run --quiet -- generate --lang python --out "$gen" --schemas schemas)
 [ -f "$out/pyproject.toml" ] || { echo "error: generation produced no package in $out" >&2; exit 1; }
 pkg_src="$out/src"
+fixture_src=()
+for dir in "$root"/tests/fixtures/python/*/; do
+    feature="$(basename "$dir")"
+    [ "$feature" = snapshots ] && continue
+    rm -rf "$gen/fixtures/$feature"
+    (cd "$root" && cargo run --quiet -- generate --lang python --out "$gen/fixtures/$feature" \
+        --schemas "$dir" --package-name "fixture-$feature" >/dev/null)
+    fixture_src+=("$gen/fixtures/$feature/python/src")
+done
+fixture_path="$(IFS=:; echo "${fixture_src[*]}")"
 
 cd "$here"
 status=0
@@ -50,10 +60,14 @@ step() {
         status=1
     fi
 }
-step "ruff format --check" "$venv/bin/ruff" format --check "$pkg_src" "$here"
-step "ruff check" "$venv/bin/ruff" check "$pkg_src" "$here"
+step "ruff format --check" "$venv/bin/ruff" format --check "$pkg_src" "${fixture_src[@]}" "$here"
+step "ruff check" "$venv/bin/ruff" check "$pkg_src" "${fixture_src[@]}" "$here"
 step "mypy --strict (package)" env MYPYPATH="$pkg_src" "$venv/bin/mypy" --strict --cache-dir "$venv/.mypy_cache" "$pkg_src"
-step "mypy --strict (tests)" env MYPYPATH="$pkg_src" "$venv/bin/mypy" --strict --cache-dir "$venv/.mypy_cache" \
-    --explicit-package-bases "$here"
-step "pytest" env PYTHONPATH="$pkg_src:$here" "$venv/bin/python" -m pytest -q -p no:cacheprovider "$here" "$@"
+for src in "${fixture_src[@]}"; do
+    step "mypy --strict ($(basename "$(dirname "$(dirname "$src")")"))" \
+        env MYPYPATH="$src" "$venv/bin/mypy" --strict --cache-dir "$venv/.mypy_cache" "$src"
+done
+step "mypy --strict (tests)" env MYPYPATH="$pkg_src:$fixture_path" "$venv/bin/mypy" --strict \
+    --cache-dir "$venv/.mypy_cache" --explicit-package-bases "$here"
+step "pytest" env PYTHONPATH="$pkg_src:$fixture_path:$here" "$venv/bin/python" -m pytest -q -p no:cacheprovider "$here" "$@"
 exit "$status"

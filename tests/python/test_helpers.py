@@ -12,9 +12,9 @@ import re
 from typing import Any
 
 import pytest
-from context_protocols import helpers
 
 from conftest import VECTORS, load_json
+from context_protocols import helpers
 
 
 def _snake(name: str) -> str:

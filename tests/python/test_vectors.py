@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import context_protocols as pkg
 import pytest
-from context_protocols._runtime import json_equal
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
+import context_protocols as pkg
 from conftest import VECTORS, load_json
+from context_protocols._runtime import json_equal
 
 
 def _cases() -> list[Any]:
