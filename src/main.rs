@@ -38,6 +38,9 @@ enum Command {
         /// Treat warnings as errors
         #[arg(long)]
         deny_warnings: bool,
+        /// Rust: write one self-contained bindings.rs (for include!) instead of a crate
+        #[arg(long)]
+        single_file: bool,
         /// Schema files to read instead of a directory
         files: Vec<PathBuf>,
     },
@@ -51,7 +54,8 @@ enum LangArg {
 }
 
 fn main() -> ExitCode {
-    let Command::Generate { schemas, out, lang, check, map_url, package_name, deny_warnings, files } = Cli::parse().command;
+    let Command::Generate { schemas, out, lang, check, map_url, package_name, deny_warnings, single_file, files } =
+        Cli::parse().command;
     let mut config = Config::new();
     match (schemas, files.is_empty()) {
         (Some(dir), true) => config.schemas_dir(dir),
@@ -71,7 +75,7 @@ fn main() -> ExitCode {
             LangArg::Python => Lang::Python,
         })
         .collect();
-    config.out_dir(out).languages(&langs).package_name(package_name).deny_warnings(deny_warnings);
+    config.out_dir(out).languages(&langs).package_name(package_name).deny_warnings(deny_warnings).single_file(single_file);
     for m in map_url {
         let Some((url, file)) = m.split_once('=') else {
             eprintln!("error: --map-url takes URL=FILE, got `{m}`");

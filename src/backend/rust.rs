@@ -68,6 +68,8 @@ pub(crate) struct UnionCtx {
 }
 
 pub(crate) struct UnionVariant {
+    /// A struct variant short enough, and without attributes, for rustfmt's one-line form.
+    one_line: bool,
     name: String,
     rename: Option<String>,
     unit: bool,
@@ -363,12 +365,16 @@ impl Ctx<'_> {
                             }
                             f
                         });
+                        let fields: Vec<FieldCtx> = fields.collect();
+                        let plain = fields.iter().all(|f| f.serde.is_empty());
+                        let width = 4 + name.len() + 4 + fields.iter().map(|f| f.name.len() + 2 + f.ty.len() + 2).sum::<usize>() + 1;
                         UnionVariant {
+                            one_line: plain && !fields.is_empty() && width <= 100,
                             name,
                             rename: Some(literal(&v.tag_values[0])),
                             unit: false,
                             ty: String::new(),
-                            fields: fields.collect(),
+                            fields,
                         }
                     })
                     .collect();
@@ -381,6 +387,7 @@ impl Ctx<'_> {
                     .iter()
                     .zip(vnames)
                     .map(|(v, name)| UnionVariant {
+                        one_line: false,
                         name,
                         rename: None,
                         unit: v.ty == Ty::Null,
