@@ -35,7 +35,7 @@ gen="${CTXGEN_PY_OUT:-$root/target/python-test}"
 out="$gen/python"
 echo "== generating the Python package into $out"
 rm -rf "$out"
-(cd "$root" && cargo run --quiet -- generate --lang python --out "$gen" --schemas schemas)
+(cd "$root" && cargo run --quiet --bin ctxgen -- generate --lang python --out "$gen" --schemas schemas)
 [ -f "$out/pyproject.toml" ] || { echo "error: generation produced no package in $out" >&2; exit 1; }
 pkg_src="$out/src"
 fixture_src=()
@@ -43,7 +43,7 @@ for dir in "$root"/tests/fixtures/python/*/; do
     feature="$(basename "$dir")"
     [ "$feature" = snapshots ] && continue
     rm -rf "$gen/fixtures/$feature"
-    (cd "$root" && cargo run --quiet -- generate --lang python --out "$gen/fixtures/$feature" \
+    (cd "$root" && cargo run --quiet --bin ctxgen -- generate --lang python --out "$gen/fixtures/$feature" \
         --schemas "$dir" --package-name "fixture-$feature" >/dev/null)
     fixture_src+=("$gen/fixtures/$feature/python/src")
 done
