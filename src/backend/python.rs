@@ -127,11 +127,14 @@ pub enum PyCheck {
     Ref {
         node: NodeId,
     },
+    /// `table` names a tuple of the branch functions when the calls do not fit on one line.
     AnyOf {
         nodes: Vec<NodeId>,
+        table: Option<String>,
     },
     OneOf {
         nodes: Vec<NodeId>,
+        table: Option<String>,
     },
     Not {
         node: NodeId,
@@ -245,6 +248,11 @@ impl<'a> VBuilder<'a> {
         let value = lit::seq(&rows, "(", ")", 0, name.len() + 3, 0);
         self.tables.push(PyConst { name: name.clone(), value });
         name
+    }
+
+    fn branches(&mut self, prefix: &str, id: NodeId, nodes: &[NodeId]) -> String {
+        let rows: Vec<String> = nodes.iter().map(|b| format!("_n{b}")).collect();
+        self.table(prefix, id, rows)
     }
 
     fn names(&mut self, id: NodeId, known: &[String]) -> String {
@@ -419,8 +427,18 @@ impl<'a> VBuilder<'a> {
                         n.generic.push(PyCheck::Ref { node })
                     }
                 }
-                Check::AnyOf(nodes) => n.generic.push(PyCheck::AnyOf { nodes }),
-                Check::OneOf(nodes) => n.generic.push(PyCheck::OneOf { nodes }),
+                Check::AnyOf(nodes) => {
+                    // `    if not (_n1(v, p, None) or …):`
+                    let width = 14 + nodes.iter().map(|b| call_width(*b) + 4).sum::<usize>() - 4;
+                    let table = (width > lit::WIDTH).then(|| self.branches("AO", id, &nodes));
+                    n.generic.push(PyCheck::AnyOf { nodes, table })
+                }
+                Check::OneOf(nodes) => {
+                    // `    if _rt.count_true(_n1(v, p, None), …) != 1:`
+                    let width = 28 + nodes.iter().map(|b| call_width(*b) + 2).sum::<usize>() - 2;
+                    let table = (width > lit::WIDTH).then(|| self.branches("OO", id, &nodes));
+                    n.generic.push(PyCheck::OneOf { nodes, table })
+                }
                 Check::Not(node) => n.generic.push(PyCheck::Not { node }),
                 Check::IfThenElse { cond, then, otherwise } => {
                     let then = then.filter(|t| !self.trivial(*t));
@@ -433,6 +451,11 @@ impl<'a> VBuilder<'a> {
         }
         n
     }
+}
+
+/// The width of `_nN(v, p, None)`.
+fn call_width(node: NodeId) -> usize {
+    node.to_string().len() + 15
 }
 
 fn format_func(f: Format) -> &'static str {

@@ -331,6 +331,13 @@ CONSTRAINTS: list[tuple[str, Any, list[str]]] = [
     ("fixed", {"a": [1, 1]}, ["const"]),
     ("choice", 1.0, []),
     ("choice", True, ["enum"]),
+    ("wide", "ab", ["anyOf"]),
+    ("wide", [], []),
+    ("pick", 5, ["oneOf"]),
+    ("pick", 11, []),
+    ("pick", -1.5, []),
+    ("ext", {"a": "s", "x-n": 1}, []),
+    ("ext", {"b": 1}, ["additionalProperties"]),
 ]
 
 
@@ -418,6 +425,7 @@ def test_constraint(prop: str, value: Any, keywords: list[str]) -> None:
         ({"pair": ["a", 1, 2]}, [("/pair/2", "items")]),
         ({"pair": ["a", "b"]}, [("/pair/1", "type")]),
         ({"bag": {"abc": 1}}, [("/bag/abc", "type")]),
+        ({"ext": {"x-n": "1"}}, [("/ext/x-n", "type")]),
     ],
 )
 def test_constraint_objects(data: dict[str, Any], expected: Pairs) -> None:
