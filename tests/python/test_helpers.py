@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import context_protocols as pkg
 from conftest import VECTORS, load_json
 from context_protocols import helpers
 
@@ -74,3 +75,49 @@ def test_helper(case: dict[str, Any]) -> None:
     else:
         actual = function(*case["args"])
         assert _equal(actual, case["expected"]), (actual, case["expected"])
+
+
+# Helpers whose object arguments are typed models: (helper, argument index, type name).
+MODEL_ARGS = {
+    "isCrossSkillHandoff": (0, "SessionContext"),
+    "isSessionMismatch": (0, "SessionContext"),
+    "percentFull": (0, "ContextWindow"),
+    "taskMatchScore": (0, "ContextReport"),
+    "checkQualityReport": (0, "QualityReport"),
+    "getContextTree": (0, "MessageEnvelope"),
+    "getDirectChildren": (0, "MessageEnvelope"),
+    "mainContextOnly": (0, "MessageEnvelope"),
+    "getRootContexts": (0, "MessageEnvelope"),
+}
+
+
+def _as_model(type_name: str, value: Any) -> Any:
+    validate, parse = pkg.TYPES[type_name]
+    if isinstance(value, list):
+        return [_as_model(type_name, v) for v in value]
+    return parse(value) if not validate(value) else None
+
+
+def _model_cases() -> list[Any]:
+    """Cases whose object argument is a valid instance, with that argument as a model."""
+    params = []
+    for p in CASES:
+        case = p.values[0]
+        if case["helper"] not in MODEL_ARGS or "expected" not in case:
+            continue
+        index, type_name = MODEL_ARGS[case["helper"]]
+        model = _as_model(type_name, case["args"][index])
+        if model is None or (isinstance(model, list) and None in model):
+            continue
+        args = list(case["args"])
+        args[index] = model
+        params.append(pytest.param(case, args, id=p.id))
+    return params
+
+
+@pytest.mark.parametrize(("case", "args"), _model_cases())
+def test_helper_with_models(case: dict[str, Any], args: list[Any]) -> None:
+    actual = getattr(helpers, _snake(case["helper"]))(*args)
+    if isinstance(args[0], list):
+        actual = [m.model_dump(by_alias=True, exclude_unset=True) for m in actual]
+    assert _equal(actual, case["expected"]), (actual, case["expected"])
