@@ -10,6 +10,7 @@ use crate::error::Result;
 use crate::ir::names::{self, Lang};
 use crate::ir::{Ir, JsonType, Ty, TypeId, TypeKind};
 
+mod helpers;
 mod validators;
 
 pub(crate) struct TypeCtx {
@@ -432,6 +433,14 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         module_names.push(name);
     }
     let title = "JSON Schema bindings";
+    files.insert("src/validators.rs".into(), validators::render(ir)?);
+    let has_helpers = match helpers::render(ir, &ctx.names)? {
+        Some(text) => {
+            files.insert("src/helpers.rs".into(), text);
+            true
+        }
+        None => false,
+    };
     let lib_types = ctx
         .names
         .iter()
@@ -445,12 +454,16 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         })
         .collect();
     // Sorted the way rustfmt orders `mod` and `use` items.
+    let mut uses: Vec<String> = module_names.iter().map(|m| format!("{m}::*")).collect();
     let mut mods: Vec<(String, String)> = module_names.iter().map(|m| (m.clone(), format!("pub mod {m}"))).collect();
     mods.push(("formats".into(), "mod formats".into()));
     mods.push(("runtime".into(), "pub mod runtime".into()));
     mods.push(("validators".into(), "mod validators".into()));
+    if has_helpers {
+        mods.push(("helpers".into(), "pub mod helpers".into()));
+        uses.push("helpers::*".into());
+    }
     mods.sort();
-    let mut uses: Vec<String> = module_names.iter().map(|m| format!("{m}::*")).collect();
     uses.push("runtime::{Error, ValidationErrors, Violation}".into());
     uses.sort();
     let mods = mods.into_iter().map(|m| m.1).collect();
@@ -458,7 +471,6 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     files.insert("src/lib.rs".into(), run("rust/lib.rs.j2", &lib)?);
     files.insert("src/runtime.rs".into(), run("rust/runtime.rs.j2", &RuntimeTemplate { header: GENERATED })?);
     files.insert("src/formats.rs".into(), run("rust/formats.rs.j2", &FormatsTemplate { header: GENERATED })?);
-    files.insert("src/validators.rs".into(), validators::render(ir)?);
     files.insert("rustfmt.toml".into(), run("rust/rustfmt.toml.j2", &RustfmtTemplate)?);
     if opts.single_file {
         return Ok(single_file(files));

@@ -1,9 +1,640 @@
 //! TypeScript backend: IR → template context for `templates/typescript/`.
+//!
+//! The backend decides every language string (type expressions, names, literals, conditions,
+//! and whether a construct fits in 80 columns); the templates only lay them out, the way
+//! prettier would.
 
-use super::{Files, Options};
+mod helpers;
+mod validators;
+
+use std::collections::BTreeSet;
+
+use askama::Template;
+use serde_json::Value;
+
+use super::{run, Files, Options, GENERATED};
 use crate::error::Result;
-use crate::ir::Ir;
+use crate::ir::names::{self, Lang};
+use crate::ir::{Check, Ir, JsonType, Ty, TypeId, TypeKind};
 
-pub fn render(_ir: &Ir, _opts: &Options) -> Result<Files> {
-    Ok(Files::new())
+/// The print width prettier checks against.
+const WIDTH: usize = 80;
+
+pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
+    let ctx = Ctx::new(ir);
+    let mut files = Files::new();
+    files.insert("package.json".into(), run("typescript/package.json", &PackageJson::new(opts))?);
+    files.insert("tsconfig.json".into(), run("typescript/tsconfig.json", &TsConfig)?);
+    files.insert("README.md".into(), run("typescript/README.md", &Readme { name: opts.package.clone() })?);
+    files.insert("src/runtime.ts".into(), run("typescript/runtime.ts", &Runtime { header: GENERATED })?);
+    files.insert("src/validators.ts".into(), run("typescript/validators.ts", &validators::view(&ctx))?);
+    let mut exports = Vec::new();
+    let mut module_names = BTreeSet::new();
+    for m in 0..ir.modules.len() {
+        let view = ctx.module(m);
+        exports.push(view.file.clone());
+        for t in &view.types {
+            module_names.extend([
+                t.name.clone(),
+                format!("validate{}", t.name),
+                format!("is{}", t.name),
+                format!("parse{}", t.name),
+            ]);
+            if let Kind::Enum { values_name, .. } = &t.kind {
+                module_names.insert(values_name.clone());
+            }
+            if let Some(f) = &t.fill {
+                module_names.insert(f.name.clone());
+            }
+        }
+        files.insert(format!("src/{}.ts", view.file), run("typescript/module.ts", &view)?);
+    }
+    let helpers = helpers::view(&ctx);
+    let has_helpers = helpers.is_some();
+    // Helper names are fixed by the helper specification: where a type's function has the
+    // same name, the package root exports the helper and the type's module keeps its own.
+    let mut shadowing: Vec<String> = Vec::new();
+    if let Some(h) = &helpers {
+        shadowing = h.exports.iter().filter(|n| module_names.contains(*n)).cloned().collect();
+    }
+    if let Some(h) = helpers {
+        files.insert("src/helpers.ts".into(), run("typescript/helpers.ts", &h)?);
+    }
+    let shadowing = (!shadowing.is_empty()).then(|| Import::new(false, shadowing, "./helpers.js"));
+    let index = Index { header: GENERATED, modules: exports, helpers: has_helpers, shadowing };
+    files.insert("src/index.ts".into(), run("typescript/index.ts", &index)?);
+    Ok(files)
+}
+
+/// Names and type expressions shared by every file.
+pub(crate) struct Ctx<'a> {
+    pub ir: &'a Ir,
+    pub names: Vec<String>,
+    pub files: Vec<String>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(ir: &'a Ir) -> Self {
+        let names = names::type_names(Lang::TypeScript, ir);
+        let files = ir.modules.iter().map(|m| names::module_name(Lang::TypeScript, &m.raw_name)).collect();
+        Ctx { ir, names, files }
+    }
+
+    /// The TypeScript type expression of a type.
+    pub fn ts_type(&self, t: &Ty) -> String {
+        match t {
+            Ty::Any => "JsonValue".into(),
+            Ty::Bool => "boolean".into(),
+            Ty::Integer | Ty::Number => "number".into(),
+            Ty::String => "string".into(),
+            Ty::Null => "null".into(),
+            Ty::Literal(s) => str_lit(s),
+            Ty::Nullable(t) => format!("{} | null", self.ts_type(t)),
+            Ty::Array(t) => {
+                let inner = self.ts_type(t);
+                if inner.contains(' ') && !inner.starts_with('{') {
+                    format!("({inner})[]")
+                } else {
+                    format!("{inner}[]")
+                }
+            }
+            Ty::Map(t) => format!("{{ [key: string]: {} }}", self.ts_type(t)),
+            Ty::Named(id) => self.names[*id].clone(),
+        }
+    }
+
+    /// The type an alias stands for. An alias that names itself (a `$defs` entry holding a
+    /// scalar schema) is read from its node's `type` keyword.
+    pub fn alias_target(&self, id: TypeId, t: &Ty) -> String {
+        if *t != Ty::Named(id) {
+            return self.ts_type(t);
+        }
+        let node = &self.ir.program.nodes[self.ir.types[id].node];
+        let mut out: Vec<&str> = Vec::new();
+        for c in &node.checks {
+            if let Check::Type(ts) = c {
+                for t in ts {
+                    let s = match t {
+                        JsonType::Null => "null",
+                        JsonType::Boolean => "boolean",
+                        JsonType::Object => "{ [key: string]: JsonValue }",
+                        JsonType::Array => "JsonValue[]",
+                        JsonType::Number | JsonType::Integer => "number",
+                        JsonType::String => "string",
+                    };
+                    if !out.contains(&s) {
+                        out.push(s);
+                    }
+                }
+            }
+        }
+        if out.is_empty() {
+            "JsonValue".into()
+        } else {
+            out.join(" | ")
+        }
+    }
+
+    /// Named types a type expression mentions.
+    fn named_in(&self, t: &Ty, out: &mut BTreeSet<TypeId>) {
+        t.visit(&mut |t| {
+            if let Ty::Named(n) = t {
+                out.insert(*n);
+            }
+        });
+    }
+
+    fn module(&self, m: usize) -> ModuleView {
+        let ir = self.ir;
+        let module = &ir.modules[m];
+        let mut types = Vec::new();
+        let mut referenced = BTreeSet::new();
+        let mut nodes = BTreeSet::new();
+        let mut uses_json_value = false;
+        let mut runtime: BTreeSet<&'static str> = ["ValidationError"].into_iter().collect();
+        let mut runtime_types: BTreeSet<&'static str> = ["Violation"].into_iter().collect();
+        for &id in &module.types {
+            let def = &ir.types[id];
+            let name = self.names[id].clone();
+            nodes.insert(def.node);
+            let kind = match &def.kind {
+                TypeKind::Struct(s) => {
+                    let mut fields = Vec::new();
+                    for f in &s.fields {
+                        self.named_in(&f.ty, &mut referenced);
+                        let ty = self.ts_type(&f.ty);
+                        uses_json_value |= ty.contains("JsonValue");
+                        let key = prop_key(&names::field_name(Lang::TypeScript, &f.wire));
+                        let q = if f.required { "" } else { "?" };
+                        // A map type that does not fit is broken the way prettier breaks it.
+                        let map_value = match &f.ty {
+                            Ty::Map(inner) if !fits(2, &format!("{key}{q}: {ty};")) => Some(self.ts_type(inner)),
+                            _ => None,
+                        };
+                        // A union that does not fit goes one member per line, as prettier does,
+                        // except a single type name or null, which prettier keeps on the line.
+                        let split: Vec<String> = ty.split(" | ").map(str::to_string).collect();
+                        let hugs = split.len() == 2 && split[1] == "null" && is_ident(&split[0]);
+                        let members = (map_value.is_none()
+                            && !hugs
+                            && split.len() > 1
+                            && !fits(2, &format!("{key}{q}: {ty};"))
+                            && !ty.contains(['{', '(']))
+                        .then_some(split);
+                        fields.push(FieldView {
+                            doc: f.doc.as_deref().map(doc_text),
+                            key,
+                            optional: !f.required,
+                            ty,
+                            map_value,
+                            members,
+                        });
+                    }
+                    let index = s.extra.as_ref().map(|e| {
+                        self.named_in(e, &mut referenced);
+                        let mut parts = vec![self.ts_type(e)];
+                        for f in &s.fields {
+                            let t = self.ts_type(&f.ty);
+                            if !parts.contains(&t) {
+                                parts.push(t);
+                            }
+                        }
+                        if parts.len() > 1 && parts.iter().any(|p| p == "JsonValue") {
+                            parts = vec!["JsonValue".into()];
+                        }
+                        parts.join(" | ")
+                    });
+                    uses_json_value |= index.as_deref().is_some_and(|i| i.contains("JsonValue"));
+                    Kind::Interface { fields, index }
+                }
+                TypeKind::Enum(values) => {
+                    let lits: Vec<String> = values.iter().map(|v| str_lit(v)).collect();
+                    let head = format!("export type {name} = ");
+                    let inline = fits(0, &format!("{head}{};", lits.join(" | ")));
+                    let values_name = format!("{name}Values");
+                    let vhead = format!("export const {values_name}: readonly {name}[] = [");
+                    let values_head_fits = fits(0, &vhead);
+                    let values_inline = if values_head_fits {
+                        fits(0, &format!("{vhead}{}];", lits.join(", ")))
+                    } else {
+                        fits(2, &format!("[{}];", lits.join(", ")))
+                    };
+                    Kind::Enum { lits, inline, values_name, values_inline, values_head_fits }
+                }
+                TypeKind::Union(u) => {
+                    let mut members = Vec::new();
+                    for v in &u.variants {
+                        self.named_in(&v.ty, &mut referenced);
+                        let t = self.ts_type(&v.ty);
+                        uses_json_value |= t.contains("JsonValue");
+                        if !members.contains(&t) {
+                            members.push(t);
+                        }
+                    }
+                    let head = format!("export type {name} = ");
+                    let inline = fits(0, &format!("{head}{};", members.join(" | ")));
+                    Kind::Union { members, inline }
+                }
+                TypeKind::Alias(t) => {
+                    self.named_in(t, &mut referenced);
+                    referenced.remove(&id);
+                    let target = self.alias_target(id, t);
+                    uses_json_value |= target.contains("JsonValue");
+                    Kind::Alias { target }
+                }
+            };
+            let fill = self.fill(id);
+            if fill.is_some() {
+                for f in fill.iter().flat_map(|f| &f.fields) {
+                    if let Some(n) = f.callee_type {
+                        referenced.insert(n);
+                    }
+                }
+            }
+            let sig = |prefix: &str, ret: &str| {
+                !fits(0, &format!("export function {prefix}{name}(value: unknown): {ret} {{"))
+            };
+            types.push(TypeView {
+                doc: def.doc.as_deref().map(doc_text),
+                validate_break: sig("validate", "Violation[]"),
+                is_break: sig("is", &format!("value is {name}")),
+                parse_break: sig("parse", &name),
+                throw_arg_break: !fits(6, &format!("validate{name}(value),")),
+                throw_break: !fits(4, &format!("throw new ValidationError(\"{name}\", validate{name}(value));")),
+                name,
+                node: def.node,
+                kind,
+                fill,
+            });
+        }
+        // Types of this module are declared here; others are imported.
+        let own: BTreeSet<TypeId> = module.types.iter().copied().collect();
+        let mut by_module: std::collections::BTreeMap<usize, BTreeSet<String>> = Default::default();
+        let mut fill_imports: std::collections::BTreeMap<usize, BTreeSet<String>> = Default::default();
+        for t in &types {
+            for f in t.fill.iter().flat_map(|f| &f.fields) {
+                if let Some(n) = f.callee_type {
+                    if !own.contains(&n) {
+                        fill_imports.entry(ir.types[n].module).or_default().insert(fill_name(&self.names[n]));
+                    }
+                }
+            }
+        }
+        for id in referenced {
+            if !own.contains(&id) {
+                by_module.entry(ir.types[id].module).or_default().insert(self.names[id].clone());
+            }
+        }
+        if uses_json_value {
+            runtime_types.insert("JsonValue");
+        }
+        for f in types.iter().filter_map(|t| t.fill.as_ref()) {
+            for f in &f.fields {
+                if f.callee.is_some() {
+                    runtime.insert(if f.nullable {
+                        "fillNullable"
+                    } else if f.array {
+                        "fillArray"
+                    } else if f.map {
+                        "fillMap"
+                    } else {
+                        "fillOne"
+                    });
+                }
+            }
+        }
+        let mut imports = Vec::new();
+        let runtime_names: Vec<String> = runtime.iter().map(|s| s.to_string()).collect();
+        imports.push(Import::new(false, runtime_names, "./runtime.js"));
+        imports.push(Import::new(true, runtime_types.iter().map(|s| s.to_string()).collect(), "./runtime.js"));
+        let node_names: Vec<String> = nodes.iter().map(|n| format!("n{n}")).collect();
+        imports.push(Import::new(false, node_names, "./validators.js"));
+        for (m, fns) in &fill_imports {
+            imports.push(Import::new(false, fns.iter().cloned().collect(), &format!("./{}.js", self.files[*m])));
+        }
+        for (m, names) in by_module {
+            imports.push(Import::new(true, names.into_iter().collect(), &format!("./{}.js", self.files[m])));
+        }
+        ModuleView {
+            header: GENERATED,
+            file: self.files[m].clone(),
+            doc: module.doc.as_deref().or(module.title.as_deref()).map(doc_text),
+            imports,
+            types,
+        }
+    }
+
+    /// Whether parsing a value of this type can add defaults somewhere inside it.
+    fn has_defaults(&self, id: TypeId, seen: &mut BTreeSet<TypeId>) -> bool {
+        if !seen.insert(id) {
+            return false;
+        }
+        match &self.ir.types[id].kind {
+            TypeKind::Struct(s) => s.fields.iter().any(|f| {
+                (!f.required && f.default.is_some()) || self.ty_has_defaults(&f.ty, id, seen)
+            }),
+            TypeKind::Alias(t) => self.ty_has_defaults(t, id, seen),
+            _ => false,
+        }
+    }
+
+    fn ty_has_defaults(&self, t: &Ty, me: TypeId, seen: &mut BTreeSet<TypeId>) -> bool {
+        match t {
+            Ty::Named(n) if *n == me => false,
+            Ty::Named(n) => self.has_defaults(*n, seen),
+            Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => self.ty_has_defaults(t, me, seen),
+            _ => false,
+        }
+    }
+
+    fn type_fills(&self, id: TypeId) -> bool {
+        self.has_defaults(id, &mut BTreeSet::new())
+    }
+
+    /// The default-filling function of a struct type, when it has defaults somewhere inside.
+    fn fill(&self, id: TypeId) -> Option<FillView> {
+        let TypeKind::Struct(s) = &self.ir.types[id].kind else { return None };
+        if !self.type_fills(id) {
+            return None;
+        }
+        let mut fields = Vec::new();
+        for f in &s.fields {
+            let key = str_lit(&f.wire);
+            let default = if f.required { None } else { f.default.as_ref().map(ts_literal) };
+            let (callee_type, shape) = match &f.ty {
+                Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => (Some(*n), FillShape::One),
+                Ty::Nullable(t) => match &**t {
+                    Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => (Some(*n), FillShape::Nullable),
+                    _ => (None, FillShape::One),
+                },
+                Ty::Array(t) => match &**t {
+                    Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => (Some(*n), FillShape::Array),
+                    _ => (None, FillShape::One),
+                },
+                Ty::Map(t) => match &**t {
+                    Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => (Some(*n), FillShape::Map),
+                    _ => (None, FillShape::One),
+                },
+                _ => (None, FillShape::One),
+            };
+            if default.is_none() && callee_type.is_none() {
+                continue;
+            }
+            let fill_fn = match shape {
+                FillShape::One => "fillOne",
+                FillShape::Nullable => "fillNullable",
+                FillShape::Array => "fillArray",
+                FillShape::Map => "fillMap",
+            };
+            let (default_inline, call_inline) = (
+                default.as_ref().is_none_or(|d| fits(4, &format!("out[{key}] = {d};"))),
+                callee_type.is_none_or(|n| {
+                    fits(4, &format!("out[{key}] = {fill_fn}(out[{key}], {});", fill_name(&self.names[n])))
+                }),
+            );
+            fields.push(FillField {
+                fill_fn,
+                test_inline: fits(2, &format!("if (out[{key}] === undefined) {{")),
+                default_inline,
+                call_inline,
+                key,
+                default,
+                callee: callee_type.map(|n| fill_name(&self.names[n])),
+                callee_type,
+                nullable: shape == FillShape::Nullable,
+                array: shape == FillShape::Array,
+                map: shape == FillShape::Map,
+            });
+        }
+        let name = fill_name(&self.names[id]);
+        let t = &self.names[id];
+        Some(FillView {
+            sig_break: !fits(0, &format!("export function {name}(value: {t}): {t} {{")),
+            return_break: !fits(2, &format!("return {name}(value as {t});")),
+            name,
+            fields,
+        })
+    }
+
+    fn is_struct(&self, id: TypeId) -> bool {
+        matches!(self.ir.types[id].kind, TypeKind::Struct(_))
+    }
+}
+
+#[derive(PartialEq)]
+enum FillShape {
+    One,
+    Nullable,
+    Array,
+    Map,
+}
+
+/// The name of the (exported) default-filling function of a type.
+fn fill_name(type_name: &str) -> String {
+    format!("withDefaults{type_name}")
+}
+
+/// True when `text` fits on one line at `indent`.
+pub(crate) fn fits(indent: usize, text: &str) -> bool {
+    indent + text.chars().count() <= WIDTH
+}
+
+/// A string literal as prettier prints it: double quotes unless the text holds more double
+/// than single quotes.
+pub(crate) fn str_lit(s: &str) -> String {
+    let doubles = s.matches('"').count();
+    let singles = s.matches('\'').count();
+    let q = if doubles > singles { '\'' } else { '"' };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(q);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c if c == q => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push(q);
+    out
+}
+
+/// A number literal as prettier prints it.
+pub(crate) fn num_lit(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+/// An identifier that can be a property key without quotes.
+fn is_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '\u{200c}' || c == '\u{200d}')
+}
+
+/// A property key in an interface or object literal.
+pub(crate) fn prop_key(name: &str) -> String {
+    if is_ident(name) {
+        name.to_string()
+    } else {
+        str_lit(name)
+    }
+}
+
+/// A JSON value as a one-line TypeScript literal, as prettier prints short literals.
+pub(crate) fn ts_literal(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if !(n.is_i64() || n.is_u64()) => num_lit(f),
+            _ => n.to_string(),
+        },
+        Value::String(s) => str_lit(s),
+        Value::Array(a) => format!("[{}]", a.iter().map(ts_literal).collect::<Vec<_>>().join(", ")),
+        Value::Object(o) if o.is_empty() => "{}".into(),
+        Value::Object(o) => format!(
+            "{{ {} }}",
+            o.iter().map(|(k, v)| format!("{}: {}", prop_key(k), ts_literal(v))).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// Doc text safe inside a `/** … */` comment, one entry per line.
+pub(crate) fn doc_text(s: &str) -> Vec<String> {
+    s.replace("*/", "*\\/").lines().map(|l| l.trim_end().to_string()).collect()
+}
+
+/// An `import` statement, on one line when it fits.
+pub(crate) struct Import {
+    pub type_only: bool,
+    pub names: Vec<String>,
+    pub from: String,
+    pub inline: bool,
+}
+
+impl Import {
+    pub(crate) fn new(type_only: bool, names: Vec<String>, from: &str) -> Self {
+        let kw = if type_only { "import type" } else { "import" };
+        let inline = fits(0, &format!("{kw} {{ {} }} from \"{from}\";", names.join(", ")));
+        Import { type_only, names, from: from.to_string(), inline }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "typescript/package.json.j2", escape = "none")]
+struct PackageJson {
+    name: String,
+    version: String,
+}
+
+impl PackageJson {
+    fn new(opts: &Options) -> Self {
+        PackageJson {
+            name: serde_json::to_string(&opts.package).unwrap_or_default(),
+            version: serde_json::to_string(&opts.version).unwrap_or_default(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "typescript/tsconfig.json.j2", escape = "none")]
+struct TsConfig;
+
+#[derive(Template)]
+#[template(path = "typescript/README.md.j2", escape = "none")]
+struct Readme {
+    name: String,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/runtime.ts.j2", escape = "none")]
+struct Runtime {
+    header: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/index.ts.j2", escape = "none")]
+struct Index {
+    header: &'static str,
+    modules: Vec<String>,
+    helpers: bool,
+    /// Helpers exported explicitly because a type module exports the same name.
+    shadowing: Option<Import>,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/module.ts.j2", escape = "none")]
+struct ModuleView {
+    header: &'static str,
+    file: String,
+    doc: Option<Vec<String>>,
+    imports: Vec<Import>,
+    types: Vec<TypeView>,
+}
+
+struct TypeView {
+    name: String,
+    doc: Option<Vec<String>>,
+    node: usize,
+    kind: Kind,
+    fill: Option<FillView>,
+    validate_break: bool,
+    is_break: bool,
+    parse_break: bool,
+    throw_break: bool,
+    throw_arg_break: bool,
+}
+
+enum Kind {
+    Interface { fields: Vec<FieldView>, index: Option<String> },
+    Enum { lits: Vec<String>, inline: bool, values_name: String, values_inline: bool, values_head_fits: bool },
+    Union { members: Vec<String>, inline: bool },
+    Alias { target: String },
+}
+
+struct FieldView {
+    doc: Option<Vec<String>>,
+    key: String,
+    optional: bool,
+    ty: String,
+    /// The value type of a map type written over several lines.
+    map_value: Option<String>,
+    /// The members of a union type written over several lines.
+    members: Option<Vec<String>>,
+}
+
+struct FillView {
+    name: String,
+    sig_break: bool,
+    return_break: bool,
+    fields: Vec<FillField>,
+}
+
+struct FillField {
+    /// The wire name as a string literal.
+    key: String,
+    fill_fn: &'static str,
+    test_inline: bool,
+    default_inline: bool,
+    call_inline: bool,
+    default: Option<String>,
+    callee: Option<String>,
+    callee_type: Option<TypeId>,
+    nullable: bool,
+    array: bool,
+    map: bool,
 }

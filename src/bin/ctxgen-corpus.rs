@@ -125,7 +125,26 @@ fn compile_batch(work: &Path, rows: &mut [Row]) {
         "[package]\nname = \"corpus-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nregress = \"0.12\"\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\n\n[workspace]\n",
     )
     .expect("manifest");
-    let mut live: Vec<usize> = (0..rows.len()).filter(|i| matches!(rows[*i].outcome, Outcome::Generated)).collect();
+    let generated: Vec<usize> = (0..rows.len()).filter(|i| matches!(rows[*i].outcome, Outcome::Generated)).collect();
+    // Chunks of about 3 MB of Rust keep rustc's memory and time in bounds.
+    let mut chunk = Vec::new();
+    let mut size = 0;
+    for i in generated {
+        let len = std::fs::metadata(work.join(format!("f{i}/rust/bindings.rs"))).map(|m| m.len()).unwrap_or(0);
+        if size + len > 3_000_000 && !chunk.is_empty() {
+            check_chunk(work, &krate, std::mem::take(&mut chunk), rows);
+            size = 0;
+        }
+        chunk.push(i);
+        size += len;
+    }
+    if !chunk.is_empty() {
+        check_chunk(work, &krate, chunk, rows);
+    }
+}
+
+fn check_chunk(work: &Path, krate: &Path, mut live: Vec<usize>, rows: &mut [Row]) {
+    eprintln!("checking {} file(s)", live.len());
     for _round in 0..20 {
         let lib: String = live
             .iter()
@@ -134,7 +153,7 @@ fn compile_batch(work: &Path, rows: &mut [Row]) {
         std::fs::write(krate.join("src/lib.rs"), lib).expect("lib");
         let out = Command::new("cargo")
             .args(["check", "--quiet", "--message-format", "short"])
-            .current_dir(&krate)
+            .current_dir(krate)
             .env("CARGO_TARGET_DIR", work.join("target"))
             .output()
             .expect("cargo");

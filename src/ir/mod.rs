@@ -4,6 +4,7 @@ pub mod checks;
 pub mod compile;
 pub mod model;
 pub mod names;
+pub mod optimize;
 pub mod types;
 
 use serde_json::Value;
@@ -60,7 +61,13 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     }
     let TypeBuilder { types, modules, diagnostics: type_diags, .. } = tb;
     comp.run()?;
-    let (program, mut diagnostics, _) = comp.finish();
+    let (mut program, mut diagnostics, _) = comp.finish();
+    let mut types = types;
+    let roots: Vec<usize> = types.iter().map(|t| t.node).collect();
+    let map = optimize::optimize(&mut program, &roots);
+    for t in &mut types {
+        t.node = map[t.node];
+    }
     diagnostics.extend(type_diags);
     diagnostics.sort();
     diagnostics.dedup();

@@ -115,22 +115,22 @@ pub struct ContextWindow {
 impl ContextWindow {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n2, text)
+        rt::from_json(super::validators::n5, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n2, value)
+        rt::from_value(super::validators::n5, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n2, self)
+        rt::validate(super::validators::n5, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n2, value)
+        rt::check(super::validators::n5, value)
     }
 }
 
@@ -163,22 +163,22 @@ impl Freshness {
 impl Freshness {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n3, text)
+        rt::from_json(super::validators::n10, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n3, value)
+        rt::from_value(super::validators::n10, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n3, self)
+        rt::validate(super::validators::n10, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n3, value)
+        rt::check(super::validators::n10, value)
     }
 }
 
@@ -194,22 +194,22 @@ pub struct FileCategoryCounts {
 impl FileCategoryCounts {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n4, text)
+        rt::from_json(super::validators::n9, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n4, value)
+        rt::from_value(super::validators::n9, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n4, self)
+        rt::validate(super::validators::n9, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n4, value)
+        rt::check(super::validators::n9, value)
     }
 }
 
@@ -243,22 +243,22 @@ pub struct LoadedProject {
 impl LoadedProject {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n5, text)
+        rt::from_json(super::validators::n8, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n5, value)
+        rt::from_value(super::validators::n8, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n5, self)
+        rt::validate(super::validators::n8, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n5, value)
+        rt::check(super::validators::n8, value)
     }
 }
 
@@ -286,22 +286,22 @@ pub struct LoadedTask {
 impl LoadedTask {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n6, text)
+        rt::from_json(super::validators::n12, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n6, value)
+        rt::from_value(super::validators::n12, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n6, self)
+        rt::validate(super::validators::n12, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n6, value)
+        rt::check(super::validators::n12, value)
     }
 }
 
@@ -325,22 +325,22 @@ pub struct LoadedDocument {
 impl LoadedDocument {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n7, text)
+        rt::from_json(super::validators::n15, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n7, value)
+        rt::from_value(super::validators::n15, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n7, self)
+        rt::validate(super::validators::n15, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n7, value)
+        rt::check(super::validators::n15, value)
     }
 }
 
@@ -362,22 +362,22 @@ pub struct Capabilities {
 impl Capabilities {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n8, text)
+        rt::from_json(super::validators::n16, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n8, value)
+        rt::from_value(super::validators::n16, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n8, self)
+        rt::validate(super::validators::n16, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n8, value)
+        rt::check(super::validators::n16, value)
     }
 }
 
@@ -405,22 +405,22 @@ pub struct MemoryState {
 impl MemoryState {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n9, text)
+        rt::from_json(super::validators::n19, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n9, value)
+        rt::from_value(super::validators::n19, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n9, self)
+        rt::validate(super::validators::n19, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n9, value)
+        rt::check(super::validators::n19, value)
     }
 }
 
@@ -447,21 +447,21 @@ pub struct ReportContextInput {
 impl ReportContextInput {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n10, text)
+        rt::from_json(super::validators::n20, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n10, value)
+        rt::from_value(super::validators::n20, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n10, self)
+        rt::validate(super::validators::n20, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n10, value)
+        rt::check(super::validators::n20, value)
     }
 }

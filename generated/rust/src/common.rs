@@ -13,7 +13,7 @@ pub type UnitScore = f64;
 
 /// Checks a JSON value against the schema of [`UnitScore`].
 pub fn validate_unit_score(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-    rt::check(super::validators::n11, value)
+    rt::check(super::validators::n21, value)
 }
 
 /// A whole count that cannot be negative (words, tokens, files, milliseconds, issues). The seeds type these as int/number; this schema decides they are integers >= 0.
@@ -21,7 +21,7 @@ pub type NonNegativeInteger = i64;
 
 /// Checks a JSON value against the schema of [`NonNegativeInteger`].
 pub fn validate_non_negative_integer(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-    rt::check(super::validators::n12, value)
+    rt::check(super::validators::n4, value)
 }
 
 /// An ISO-8601 timestamp, checked as an RFC 3339 date-time (JSON Schema format `date-time`): date, `T`, time with seconds, optional fraction, and a `Z` or `+HH:MM` offset.
@@ -29,7 +29,7 @@ pub type DateTime = String;
 
 /// Checks a JSON value against the schema of [`DateTime`].
 pub fn validate_date_time(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-    rt::check(super::validators::n13, value)
+    rt::check(super::validators::n3, value)
 }
 
 /// An ISO-8601 calendar date `YYYY-MM-DD` (JSON Schema format `date`).
@@ -37,7 +37,7 @@ pub type Date = String;
 
 /// Checks a JSON value against the schema of [`Date`].
 pub fn validate_date(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-    rt::check(super::validators::n14, value)
+    rt::check(super::validators::n22, value)
 }
 
 /// Path-shaped context identifier (seed 001): segments of letters, digits, `_` and `-` joined by `/` (e.g. `reason-789/security/permissions`). No leading or trailing slash, no empty segment, at most 5 levels and at most 255 characters. The first segment is the root context; each further segment is a child of the path before it.
@@ -45,5 +45,5 @@ pub type ContextPath = String;
 
 /// Checks a JSON value against the schema of [`ContextPath`].
 pub fn validate_context_path(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-    rt::check(super::validators::n15, value)
+    rt::check(super::validators::n23, value)
 }

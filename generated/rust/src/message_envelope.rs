@@ -34,21 +34,21 @@ pub struct MessageEnvelope {
 impl MessageEnvelope {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n16, text)
+        rt::from_json(super::validators::n24, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n16, value)
+        rt::from_value(super::validators::n24, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n16, self)
+        rt::validate(super::validators::n24, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n16, value)
+        rt::check(super::validators::n24, value)
     }
 }

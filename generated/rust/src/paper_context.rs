@@ -38,22 +38,22 @@ impl DocumentType {
 impl DocumentType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n17, text)
+        rt::from_json(super::validators::n26, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n17, value)
+        rt::from_value(super::validators::n26, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n17, self)
+        rt::validate(super::validators::n26, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n17, value)
+        rt::check(super::validators::n26, value)
     }
 }
 
@@ -106,22 +106,22 @@ impl ChapterType {
 impl ChapterType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n18, text)
+        rt::from_json(super::validators::n27, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n18, value)
+        rt::from_value(super::validators::n27, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n18, self)
+        rt::validate(super::validators::n27, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n18, value)
+        rt::check(super::validators::n27, value)
     }
 }
 
@@ -161,22 +161,22 @@ impl ChapterStatus {
 impl ChapterStatus {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n19, text)
+        rt::from_json(super::validators::n28, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n19, value)
+        rt::from_value(super::validators::n28, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n19, self)
+        rt::validate(super::validators::n28, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n19, value)
+        rt::check(super::validators::n28, value)
     }
 }
 
@@ -212,22 +212,22 @@ impl SectionStatus {
 impl SectionStatus {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n20, text)
+        rt::from_json(super::validators::n29, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n20, value)
+        rt::from_value(super::validators::n29, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n20, self)
+        rt::validate(super::validators::n29, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n20, value)
+        rt::check(super::validators::n29, value)
     }
 }
 
@@ -270,22 +270,22 @@ impl CitationStyle {
 impl CitationStyle {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n21, text)
+        rt::from_json(super::validators::n30, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n21, value)
+        rt::from_value(super::validators::n30, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n21, self)
+        rt::validate(super::validators::n30, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n21, value)
+        rt::check(super::validators::n30, value)
     }
 }
 
@@ -330,22 +330,22 @@ impl MethodologyType {
 impl MethodologyType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n22, text)
+        rt::from_json(super::validators::n31, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n22, value)
+        rt::from_value(super::validators::n31, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n22, self)
+        rt::validate(super::validators::n31, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n22, value)
+        rt::check(super::validators::n31, value)
     }
 }
 
@@ -375,22 +375,22 @@ impl Tense {
 impl Tense {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n23, text)
+        rt::from_json(super::validators::n32, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n23, value)
+        rt::from_value(super::validators::n32, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n23, self)
+        rt::validate(super::validators::n32, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n23, value)
+        rt::check(super::validators::n32, value)
     }
 }
 
@@ -409,22 +409,22 @@ pub struct TenseRules {
 impl TenseRules {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n24, text)
+        rt::from_json(super::validators::n33, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n24, value)
+        rt::from_value(super::validators::n33, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n24, self)
+        rt::validate(super::validators::n33, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n24, value)
+        rt::check(super::validators::n33, value)
     }
 }
 
@@ -457,22 +457,22 @@ impl HeadingStyle {
 impl HeadingStyle {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n25, text)
+        rt::from_json(super::validators::n34, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n25, value)
+        rt::from_value(super::validators::n34, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n25, self)
+        rt::validate(super::validators::n34, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n25, value)
+        rt::check(super::validators::n34, value)
     }
 }
 
@@ -502,22 +502,22 @@ impl FigurePrefix {
 impl FigurePrefix {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n26, text)
+        rt::from_json(super::validators::n35, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n26, value)
+        rt::from_value(super::validators::n35, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n26, self)
+        rt::validate(super::validators::n35, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n26, value)
+        rt::check(super::validators::n35, value)
     }
 }
 
@@ -544,22 +544,22 @@ impl TablePrefix {
 impl TablePrefix {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n27, text)
+        rt::from_json(super::validators::n36, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n27, value)
+        rt::from_value(super::validators::n36, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n27, self)
+        rt::validate(super::validators::n36, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n27, value)
+        rt::check(super::validators::n36, value)
     }
 }
 
@@ -589,22 +589,22 @@ impl EquationNumbering {
 impl EquationNumbering {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n28, text)
+        rt::from_json(super::validators::n37, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n28, value)
+        rt::from_value(super::validators::n37, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n28, self)
+        rt::validate(super::validators::n37, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n28, value)
+        rt::check(super::validators::n37, value)
     }
 }
 
@@ -625,22 +625,22 @@ pub struct Formatting {
 impl Formatting {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n29, text)
+        rt::from_json(super::validators::n38, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n29, value)
+        rt::from_value(super::validators::n38, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n29, self)
+        rt::validate(super::validators::n38, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n29, value)
+        rt::check(super::validators::n38, value)
     }
 }
 
@@ -666,22 +666,22 @@ pub struct StyleGuide {
 impl StyleGuide {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n30, text)
+        rt::from_json(super::validators::n39, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n30, value)
+        rt::from_value(super::validators::n39, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n30, self)
+        rt::validate(super::validators::n39, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n30, value)
+        rt::check(super::validators::n39, value)
     }
 }
 
@@ -702,22 +702,22 @@ pub struct ChapterStyleGuide {
 impl ChapterStyleGuide {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n31, text)
+        rt::from_json(super::validators::n40, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n31, value)
+        rt::from_value(super::validators::n40, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n31, self)
+        rt::validate(super::validators::n40, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n31, value)
+        rt::check(super::validators::n40, value)
     }
 }
 
@@ -736,22 +736,22 @@ pub struct SectionStyleGuide {
 impl SectionStyleGuide {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n32, text)
+        rt::from_json(super::validators::n41, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n32, value)
+        rt::from_value(super::validators::n41, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n32, self)
+        rt::validate(super::validators::n41, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n32, value)
+        rt::check(super::validators::n41, value)
     }
 }
 
@@ -774,22 +774,22 @@ pub struct GlossaryEntry {
 impl GlossaryEntry {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n33, text)
+        rt::from_json(super::validators::n42, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n33, value)
+        rt::from_value(super::validators::n42, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n33, self)
+        rt::validate(super::validators::n42, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n33, value)
+        rt::check(super::validators::n42, value)
     }
 }
 
@@ -812,22 +812,22 @@ pub struct ChapterOutline {
 impl ChapterOutline {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n34, text)
+        rt::from_json(super::validators::n43, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n34, value)
+        rt::from_value(super::validators::n43, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n34, self)
+        rt::validate(super::validators::n43, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n34, value)
+        rt::check(super::validators::n43, value)
     }
 }
 
@@ -852,22 +852,22 @@ pub struct ChapterSummary {
 impl ChapterSummary {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n35, text)
+        rt::from_json(super::validators::n45, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n35, value)
+        rt::from_value(super::validators::n45, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n35, self)
+        rt::validate(super::validators::n45, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n35, value)
+        rt::check(super::validators::n45, value)
     }
 }
 
@@ -884,22 +884,22 @@ pub struct WordBudget {
 impl WordBudget {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n36, text)
+        rt::from_json(super::validators::n47, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n36, value)
+        rt::from_value(super::validators::n47, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n36, self)
+        rt::validate(super::validators::n47, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n36, value)
+        rt::check(super::validators::n47, value)
     }
 }
 
@@ -956,22 +956,22 @@ pub struct ThesisContext {
 impl ThesisContext {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n37, text)
+        rt::from_json(super::validators::n48, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n37, value)
+        rt::from_value(super::validators::n48, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n37, self)
+        rt::validate(super::validators::n48, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n37, value)
+        rt::check(super::validators::n48, value)
     }
 }
 
@@ -996,22 +996,22 @@ pub struct SectionAssignment {
 impl SectionAssignment {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n38, text)
+        rt::from_json(super::validators::n53, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n38, value)
+        rt::from_value(super::validators::n53, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n38, self)
+        rt::validate(super::validators::n53, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n38, value)
+        rt::check(super::validators::n53, value)
     }
 }
 
@@ -1064,22 +1064,22 @@ pub struct ChapterContext {
 impl ChapterContext {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n39, text)
+        rt::from_json(super::validators::n54, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n39, value)
+        rt::from_value(super::validators::n54, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n39, self)
+        rt::validate(super::validators::n54, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n39, value)
+        rt::check(super::validators::n54, value)
     }
 }
 
@@ -1132,22 +1132,22 @@ pub struct SectionContext {
 impl SectionContext {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n40, text)
+        rt::from_json(super::validators::n59, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n40, value)
+        rt::from_value(super::validators::n59, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n40, self)
+        rt::validate(super::validators::n59, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n40, value)
+        rt::check(super::validators::n59, value)
     }
 }
 
@@ -1180,22 +1180,22 @@ impl TargetType {
 impl TargetType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n41, text)
+        rt::from_json(super::validators::n61, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n41, value)
+        rt::from_value(super::validators::n61, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n41, self)
+        rt::validate(super::validators::n61, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n41, value)
+        rt::check(super::validators::n61, value)
     }
 }
 
@@ -1231,22 +1231,22 @@ impl Severity {
 impl Severity {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n42, text)
+        rt::from_json(super::validators::n62, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n42, value)
+        rt::from_value(super::validators::n62, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n42, self)
+        rt::validate(super::validators::n62, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n42, value)
+        rt::check(super::validators::n62, value)
     }
 }
 
@@ -1274,22 +1274,22 @@ pub struct CategoryScores {
 impl CategoryScores {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n43, text)
+        rt::from_json(super::validators::n63, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n43, value)
+        rt::from_value(super::validators::n63, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n43, self)
+        rt::validate(super::validators::n63, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n43, value)
+        rt::check(super::validators::n63, value)
     }
 }
 
@@ -1316,22 +1316,22 @@ pub struct QualityIssue {
 impl QualityIssue {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n44, text)
+        rt::from_json(super::validators::n64, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n44, value)
+        rt::from_value(super::validators::n64, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n44, self)
+        rt::validate(super::validators::n64, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n44, value)
+        rt::check(super::validators::n64, value)
     }
 }
 
@@ -1350,22 +1350,22 @@ pub struct ContextUsed {
 impl ContextUsed {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n45, text)
+        rt::from_json(super::validators::n65, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n45, value)
+        rt::from_value(super::validators::n65, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n45, self)
+        rt::validate(super::validators::n65, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n45, value)
+        rt::check(super::validators::n65, value)
     }
 }
 
@@ -1410,21 +1410,21 @@ pub struct QualityReport {
 impl QualityReport {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n46, text)
+        rt::from_json(super::validators::n66, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n46, value)
+        rt::from_value(super::validators::n66, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n46, self)
+        rt::validate(super::validators::n66, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n46, value)
+        rt::check(super::validators::n66, value)
     }
 }

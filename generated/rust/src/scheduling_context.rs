@@ -17,7 +17,7 @@ pub type Score = i64;
 
 /// Checks a JSON value against the schema of [`Score`].
 pub fn validate_score(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-    rt::check(super::validators::n47, value)
+    rt::check(super::validators::n68, value)
 }
 
 /// Engagement level of the attendee.
@@ -49,22 +49,22 @@ impl Engagement {
 impl Engagement {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n48, text)
+        rt::from_json(super::validators::n69, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n48, value)
+        rt::from_value(super::validators::n69, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n48, self)
+        rt::validate(super::validators::n69, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n48, value)
+        rt::check(super::validators::n69, value)
     }
 }
 
@@ -81,22 +81,22 @@ pub struct AlternativeTime {
 impl AlternativeTime {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n49, text)
+        rt::from_json(super::validators::n70, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n49, value)
+        rt::from_value(super::validators::n70, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n49, self)
+        rt::validate(super::validators::n70, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n49, value)
+        rt::check(super::validators::n70, value)
     }
 }
 
@@ -149,22 +149,22 @@ impl AttendeeActionType {
 impl AttendeeActionType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n50, text)
+        rt::from_json(super::validators::n72, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n50, value)
+        rt::from_value(super::validators::n72, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n50, self)
+        rt::validate(super::validators::n72, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n50, value)
+        rt::check(super::validators::n72, value)
     }
 }
 
@@ -201,22 +201,22 @@ impl ReplySubtype {
 impl ReplySubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n51, text)
+        rt::from_json(super::validators::n73, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n51, value)
+        rt::from_value(super::validators::n73, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n51, self)
+        rt::validate(super::validators::n73, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n51, value)
+        rt::check(super::validators::n73, value)
     }
 }
 
@@ -243,22 +243,22 @@ impl WaitSubtype {
 impl WaitSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n52, text)
+        rt::from_json(super::validators::n74, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n52, value)
+        rt::from_value(super::validators::n74, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n52, self)
+        rt::validate(super::validators::n74, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n52, value)
+        rt::check(super::validators::n74, value)
     }
 }
 
@@ -288,22 +288,22 @@ impl ConfirmSubtype {
 impl ConfirmSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n53, text)
+        rt::from_json(super::validators::n75, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n53, value)
+        rt::from_value(super::validators::n75, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n53, self)
+        rt::validate(super::validators::n75, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n53, value)
+        rt::check(super::validators::n75, value)
     }
 }
 
@@ -336,22 +336,22 @@ impl EscalateSubtype {
 impl EscalateSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n54, text)
+        rt::from_json(super::validators::n76, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n54, value)
+        rt::from_value(super::validators::n76, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n54, self)
+        rt::validate(super::validators::n76, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n54, value)
+        rt::check(super::validators::n76, value)
     }
 }
 
@@ -384,22 +384,22 @@ impl CloseSubtype {
 impl CloseSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n55, text)
+        rt::from_json(super::validators::n77, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n55, value)
+        rt::from_value(super::validators::n77, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n55, self)
+        rt::validate(super::validators::n77, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n55, value)
+        rt::check(super::validators::n77, value)
     }
 }
 
@@ -412,22 +412,22 @@ pub struct EmptyMetadata {}
 impl EmptyMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n56, text)
+        rt::from_json(super::validators::n78, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n56, value)
+        rt::from_value(super::validators::n78, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n56, self)
+        rt::validate(super::validators::n78, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n56, value)
+        rt::check(super::validators::n78, value)
     }
 }
 
@@ -445,22 +445,22 @@ pub struct EscalateAlternativesProposedMetadata {
 impl EscalateAlternativesProposedMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n57, text)
+        rt::from_json(super::validators::n79, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n57, value)
+        rt::from_value(super::validators::n79, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n57, self)
+        rt::validate(super::validators::n79, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n57, value)
+        rt::check(super::validators::n79, value)
     }
 }
 
@@ -478,22 +478,22 @@ pub struct EscalateUnusualMetadata {
 impl EscalateUnusualMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n58, text)
+        rt::from_json(super::validators::n80, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n58, value)
+        rt::from_value(super::validators::n80, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n58, self)
+        rt::validate(super::validators::n80, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n58, value)
+        rt::check(super::validators::n80, value)
     }
 }
 
@@ -511,28 +511,29 @@ pub struct EscalateInternalMetadata {
 impl EscalateInternalMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n59, text)
+        rt::from_json(super::validators::n81, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n59, value)
+        rt::from_value(super::validators::n81, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n59, self)
+        rt::validate(super::validators::n81, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n59, value)
+        rt::check(super::validators::n81, value)
     }
 }
 
 /// Next action for an attendee. Only the type/subtype pairs of the seed's attendee table are allowed, each with exactly its metadata; `Initiate` and `Follow_up` have subtype null.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct AttendeeNextAction {
     /// Action type.
     #[serde(rename = "type")]
@@ -546,22 +547,22 @@ pub struct AttendeeNextAction {
 impl AttendeeNextAction {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n60, text)
+        rt::from_json(super::validators::n82, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n60, value)
+        rt::from_value(super::validators::n82, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n60, self)
+        rt::validate(super::validators::n82, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n60, value)
+        rt::check(super::validators::n82, value)
     }
 }
 
@@ -595,22 +596,22 @@ impl EventActionType {
 impl EventActionType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n61, text)
+        rt::from_json(super::validators::n123, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n61, value)
+        rt::from_value(super::validators::n123, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n61, self)
+        rt::validate(super::validators::n123, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n61, value)
+        rt::check(super::validators::n123, value)
     }
 }
 
@@ -651,22 +652,22 @@ impl CoordinationInProgressSubtype {
 impl CoordinationInProgressSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n62, text)
+        rt::from_json(super::validators::n124, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n62, value)
+        rt::from_value(super::validators::n124, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n62, self)
+        rt::validate(super::validators::n124, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n62, value)
+        rt::check(super::validators::n124, value)
     }
 }
 
@@ -711,22 +712,22 @@ impl WaitingForDecisionSubtype {
 impl WaitingForDecisionSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n63, text)
+        rt::from_json(super::validators::n125, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n63, value)
+        rt::from_value(super::validators::n125, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n63, self)
+        rt::validate(super::validators::n125, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n63, value)
+        rt::check(super::validators::n125, value)
     }
 }
 
@@ -756,22 +757,22 @@ impl CompleteSubtype {
 impl CompleteSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n64, text)
+        rt::from_json(super::validators::n126, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n64, value)
+        rt::from_value(super::validators::n126, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n64, self)
+        rt::validate(super::validators::n126, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n64, value)
+        rt::check(super::validators::n126, value)
     }
 }
 
@@ -787,22 +788,22 @@ pub struct RescheduleMetadata {
 impl RescheduleMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n65, text)
+        rt::from_json(super::validators::n127, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n65, value)
+        rt::from_value(super::validators::n127, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n65, self)
+        rt::validate(super::validators::n127, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n65, value)
+        rt::check(super::validators::n127, value)
     }
 }
 
@@ -818,28 +819,29 @@ pub struct ResolveConflictMetadata {
 impl ResolveConflictMetadata {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n66, text)
+        rt::from_json(super::validators::n129, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n66, value)
+        rt::from_value(super::validators::n129, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n66, self)
+        rt::validate(super::validators::n129, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n66, value)
+        rt::check(super::validators::n129, value)
     }
 }
 
 /// Next action for the event. Only the type/subtype pairs of the seed's event table are allowed, each with exactly its metadata.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct EventNextAction {
     /// Action type.
     #[serde(rename = "type")]
@@ -853,22 +855,22 @@ pub struct EventNextAction {
 impl EventNextAction {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n67, text)
+        rt::from_json(super::validators::n130, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n67, value)
+        rt::from_value(super::validators::n130, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n67, self)
+        rt::validate(super::validators::n130, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n67, value)
+        rt::check(super::validators::n130, value)
     }
 }
 
@@ -891,22 +893,22 @@ pub struct AttendeeAnalysis {
 impl AttendeeAnalysis {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n68, text)
+        rt::from_json(super::validators::n155, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n68, value)
+        rt::from_value(super::validators::n155, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n68, self)
+        rt::validate(super::validators::n155, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n68, value)
+        rt::check(super::validators::n155, value)
     }
 }
 
@@ -925,22 +927,22 @@ pub struct EventAnalysis {
 impl EventAnalysis {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n69, text)
+        rt::from_json(super::validators::n157, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n69, value)
+        rt::from_value(super::validators::n157, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n69, self)
+        rt::validate(super::validators::n157, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n69, value)
+        rt::check(super::validators::n157, value)
     }
 }
 
@@ -957,22 +959,22 @@ pub struct EventDates {
 impl EventDates {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n70, text)
+        rt::from_json(super::validators::n158, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n70, value)
+        rt::from_value(super::validators::n158, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n70, self)
+        rt::validate(super::validators::n158, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n70, value)
+        rt::check(super::validators::n158, value)
     }
 }
 
@@ -996,22 +998,22 @@ pub struct Attendee {
 impl Attendee {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n71, text)
+        rt::from_json(super::validators::n159, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n71, value)
+        rt::from_value(super::validators::n159, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n71, self)
+        rt::validate(super::validators::n159, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n71, value)
+        rt::check(super::validators::n159, value)
     }
 }
 
@@ -1042,22 +1044,22 @@ pub struct SchedulingOperation {
 impl SchedulingOperation {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n72, text)
+        rt::from_json(super::validators::n162, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n72, value)
+        rt::from_value(super::validators::n162, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n72, self)
+        rt::validate(super::validators::n162, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n72, value)
+        rt::check(super::validators::n162, value)
     }
 }
 
@@ -1087,22 +1089,22 @@ impl MessageDirection {
 impl MessageDirection {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n73, text)
+        rt::from_json(super::validators::n166, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n73, value)
+        rt::from_value(super::validators::n166, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n73, self)
+        rt::validate(super::validators::n166, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n73, value)
+        rt::check(super::validators::n166, value)
     }
 }
 
@@ -1123,22 +1125,22 @@ pub struct ConversationMessage {
 impl ConversationMessage {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n74, text)
+        rt::from_json(super::validators::n167, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n74, value)
+        rt::from_value(super::validators::n167, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n74, self)
+        rt::validate(super::validators::n167, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n74, value)
+        rt::check(super::validators::n167, value)
     }
 }
 
@@ -1166,22 +1168,22 @@ pub struct Coordination {
 impl Coordination {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n75, text)
+        rt::from_json(super::validators::n168, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n75, value)
+        rt::from_value(super::validators::n168, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n75, self)
+        rt::validate(super::validators::n168, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n75, value)
+        rt::check(super::validators::n168, value)
     }
 }
 
@@ -1200,21 +1202,21 @@ pub struct SchedulingAgentOutput {
 impl SchedulingAgentOutput {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n76, text)
+        rt::from_json(super::validators::n171, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n76, value)
+        rt::from_value(super::validators::n171, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n76, self)
+        rt::validate(super::validators::n171, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n76, value)
+        rt::check(super::validators::n171, value)
     }
 }

@@ -36,22 +36,22 @@ pub struct SessionContext {
 impl SessionContext {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n77, text)
+        rt::from_json(super::validators::n172, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n77, value)
+        rt::from_value(super::validators::n172, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n77, self)
+        rt::validate(super::validators::n172, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n77, value)
+        rt::check(super::validators::n172, value)
     }
 }
 
@@ -84,22 +84,22 @@ impl AgentFamily {
 impl AgentFamily {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n78, text)
+        rt::from_json(super::validators::n176, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n78, value)
+        rt::from_value(super::validators::n176, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n78, self)
+        rt::validate(super::validators::n176, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n78, value)
+        rt::check(super::validators::n176, value)
     }
 }
 
@@ -132,22 +132,22 @@ impl CognitiveMode {
 impl CognitiveMode {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n79, text)
+        rt::from_json(super::validators::n177, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n79, value)
+        rt::from_value(super::validators::n177, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n79, self)
+        rt::validate(super::validators::n177, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n79, value)
+        rt::check(super::validators::n177, value)
     }
 }
 
@@ -183,22 +183,22 @@ impl AgentModel {
 impl AgentModel {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n80, text)
+        rt::from_json(super::validators::n178, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n80, value)
+        rt::from_value(super::validators::n178, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n80, self)
+        rt::validate(super::validators::n178, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n80, value)
+        rt::check(super::validators::n178, value)
     }
 }
 
@@ -221,22 +221,22 @@ pub struct AgentRef {
 impl AgentRef {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n81, text)
+        rt::from_json(super::validators::n174, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n81, value)
+        rt::from_value(super::validators::n174, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n81, self)
+        rt::validate(super::validators::n174, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n81, value)
+        rt::check(super::validators::n174, value)
     }
 }
 
@@ -253,22 +253,22 @@ pub struct KeyFinding {
 impl KeyFinding {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n82, text)
+        rt::from_json(super::validators::n196, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n82, value)
+        rt::from_value(super::validators::n196, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n82, self)
+        rt::validate(super::validators::n196, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n82, value)
+        rt::check(super::validators::n196, value)
     }
 }
 
@@ -285,22 +285,22 @@ pub struct OpenQuestion {
 impl OpenQuestion {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n83, text)
+        rt::from_json(super::validators::n199, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n83, value)
+        rt::from_value(super::validators::n199, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n83, self)
+        rt::validate(super::validators::n199, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n83, value)
+        rt::check(super::validators::n199, value)
     }
 }
 
@@ -317,22 +317,22 @@ pub struct Blocker {
 impl Blocker {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n84, text)
+        rt::from_json(super::validators::n202, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n84, value)
+        rt::from_value(super::validators::n202, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n84, self)
+        rt::validate(super::validators::n202, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n84, value)
+        rt::check(super::validators::n202, value)
     }
 }
 
@@ -357,22 +357,22 @@ pub struct ConfidenceBreakdown {
 impl ConfidenceBreakdown {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n85, text)
+        rt::from_json(super::validators::n205, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n85, value)
+        rt::from_value(super::validators::n205, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n85, self)
+        rt::validate(super::validators::n205, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n85, value)
+        rt::check(super::validators::n205, value)
     }
 }
 
@@ -393,22 +393,22 @@ pub struct Confidence {
 impl Confidence {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n86, text)
+        rt::from_json(super::validators::n204, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n86, value)
+        rt::from_value(super::validators::n204, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n86, self)
+        rt::validate(super::validators::n204, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n86, value)
+        rt::check(super::validators::n204, value)
     }
 }
 
@@ -473,22 +473,22 @@ impl ArtifactType {
 impl ArtifactType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n87, text)
+        rt::from_json(super::validators::n208, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n87, value)
+        rt::from_value(super::validators::n208, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n87, self)
+        rt::validate(super::validators::n208, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n87, value)
+        rt::check(super::validators::n208, value)
     }
 }
 
@@ -506,22 +506,22 @@ pub struct ArtifactRef {
 impl ArtifactRef {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n88, text)
+        rt::from_json(super::validators::n207, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n88, value)
+        rt::from_value(super::validators::n207, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n88, self)
+        rt::validate(super::validators::n207, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n88, value)
+        rt::check(super::validators::n207, value)
     }
 }
 
@@ -553,22 +553,22 @@ pub struct HandoffPayload {
 impl HandoffPayload {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n89, text)
+        rt::from_json(super::validators::n194, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n89, value)
+        rt::from_value(super::validators::n194, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n89, self)
+        rt::validate(super::validators::n194, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n89, value)
+        rt::check(super::validators::n194, value)
     }
 }
 
@@ -583,21 +583,21 @@ pub struct Trace {
 impl Trace {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n90, text)
+        rt::from_json(super::validators::n210, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
-        rt::from_value(super::validators::n90, value)
+        rt::from_value(super::validators::n210, value)
     }
 
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
-        rt::validate(super::validators::n90, self)
+        rt::validate(super::validators::n210, self)
     }
 
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
-        rt::check(super::validators::n90, value)
+        rt::check(super::validators::n210, value)
     }
 }

@@ -26,38 +26,31 @@ static P9: Pattern = Pattern::new(|| {
 });
 static P10: Pattern = Pattern::new(|| rt::regex("^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}$"));
 
-static C129_0: Constant = Constant::new(|| rt::json(r#""orch""#));
-static C133_0: Constant = Constant::new(|| rt::json(r#""nse""#));
-static C137_0: Constant = Constant::new(|| rt::json(r#""ps""#));
-static C205_0: Constant = Constant::new(|| rt::json(r#""Complete""#));
-static C209_0: Constant = Constant::new(|| rt::json(r#""Waiting for decision""#));
-static C210_0: Constant = Constant::new(|| rt::json(r#""resolve_conflict""#));
-static C214_0: Constant = Constant::new(|| rt::json(r#""Waiting for decision""#));
-static C215_0: Constant = Constant::new(|| rt::json(r#""reschedule""#));
-static C219_0: Constant = Constant::new(|| rt::json(r#""Waiting for decision""#));
-static C224_0: Constant = Constant::new(|| rt::json(r#""Waiting for decision""#));
-static C229_0: Constant = Constant::new(|| rt::json(r#""Coordination in progress""#));
-static C250_0: Constant = Constant::new(|| rt::json(r#""Close""#));
-static C254_0: Constant = Constant::new(|| rt::json(r#""Escalate""#));
-static C255_0: Constant = Constant::new(|| rt::json(r#""internal""#));
-static C259_0: Constant = Constant::new(|| rt::json(r#""Escalate""#));
-static C260_0: Constant = Constant::new(|| rt::json(r#""unusual""#));
-static C264_0: Constant = Constant::new(|| rt::json(r#""Escalate""#));
-static C265_0: Constant = Constant::new(|| rt::json(r#""alternatives_proposed""#));
-static C269_0: Constant = Constant::new(|| rt::json(r#""Escalate""#));
-static C274_0: Constant = Constant::new(|| rt::json(r#""Confirm""#));
-static C277_0: Constant = Constant::new(|| rt::json("null"));
-static C279_0: Constant = Constant::new(|| rt::json(r#""Follow_up""#));
-static C284_0: Constant = Constant::new(|| rt::json(r#""Wait""#));
-static C289_0: Constant = Constant::new(|| rt::json(r#""Reply""#));
-static C292_0: Constant = Constant::new(|| rt::json("null"));
-static C294_0: Constant = Constant::new(|| rt::json(r#""Initiate""#));
+static C85_0: Constant = Constant::new(|| rt::json(r#""Initiate""#));
+static C87_0: Constant = Constant::new(|| rt::json("null"));
+static C90_0: Constant = Constant::new(|| rt::json(r#""Reply""#));
+static C94_0: Constant = Constant::new(|| rt::json(r#""Wait""#));
+static C98_0: Constant = Constant::new(|| rt::json(r#""Follow_up""#));
+static C101_0: Constant = Constant::new(|| rt::json(r#""Confirm""#));
+static C105_0: Constant = Constant::new(|| rt::json(r#""Escalate""#));
+static C109_0: Constant = Constant::new(|| rt::json(r#""alternatives_proposed""#));
+static C113_0: Constant = Constant::new(|| rt::json(r#""unusual""#));
+static C117_0: Constant = Constant::new(|| rt::json(r#""internal""#));
+static C121_0: Constant = Constant::new(|| rt::json(r#""Close""#));
+static C133_0: Constant = Constant::new(|| rt::json(r#""Coordination in progress""#));
+static C137_0: Constant = Constant::new(|| rt::json(r#""Waiting for decision""#));
+static C145_0: Constant = Constant::new(|| rt::json(r#""reschedule""#));
+static C149_0: Constant = Constant::new(|| rt::json(r#""resolve_conflict""#));
+static C153_0: Constant = Constant::new(|| rt::json(r#""Complete""#));
+static C181_0: Constant = Constant::new(|| rt::json(r#""ps""#));
+static C186_0: Constant = Constant::new(|| rt::json(r#""nse""#));
+static C191_0: Constant = Constant::new(|| rt::json(r#""orch""#));
 
 /// `schemas/agent-context-report.json#/$defs/AgentContextReport`
 pub(crate) fn n0(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("contextReport", n515)], at, r);
+    ok &= rt::properties(v, &[("contextReport", n1)], at, r);
     ok &= rt::required(v, &["contextReport"], at, r);
     ok
 }
@@ -69,15 +62,15 @@ pub(crate) fn n1(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok &= rt::properties(
         v,
         &[
-            ("agentId", n503),
-            ("reportTimestamp", n504),
-            ("modelContextSize", n505),
-            ("contextWindow", n506),
-            ("loadedProjects", n507),
-            ("loadedTasks", n508),
-            ("loadedDocuments", n509),
-            ("capabilities", n510),
-            ("memoryState", n511),
+            ("agentId", n2),
+            ("reportTimestamp", n3),
+            ("modelContextSize", n4),
+            ("contextWindow", n5),
+            ("loadedProjects", n7),
+            ("loadedTasks", n11),
+            ("loadedDocuments", n14),
+            ("capabilities", n16),
+            ("memoryState", n19),
         ],
         at,
         r,
@@ -98,13 +91,36 @@ pub(crate) fn n1(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/ContextWindow`
+/// `schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations/items`
 pub(crate) fn n2(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok
+}
+
+/// `schemas/common.json#/$defs/DateTime`
+pub(crate) fn n3(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok &= rt::format(v, Format::DateTime, at, r);
+    ok
+}
+
+/// `schemas/common.json#/$defs/NonNegativeInteger`
+pub(crate) fn n4(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Integer], at, r);
+    ok &= rt::minimum(v, 0.0, at, r);
+    ok
+}
+
+/// `schemas/agent-context-report.json#/$defs/ContextWindow`
+pub(crate) fn n5(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
-        &[("totalTokens", n500), ("percentFull", n501), ("availableTokens", n502)],
+        &[("totalTokens", n4), ("percentFull", n6), ("availableTokens", n4)],
         at,
         r,
     );
@@ -112,36 +128,37 @@ pub(crate) fn n2(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/Freshness`
-pub(crate) fn n3(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+/// `schemas/agent-context-report.json#/$defs/ContextWindow/properties/percentFull`
+pub(crate) fn n6(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok &= rt::enum_str(v, &["HOT", "WARM", "COLD"], at, r);
+    ok &= rt::types(v, &[Type::Number], at, r);
+    ok &= rt::minimum(v, 0.0, at, r);
+    ok &= rt::maximum(v, 100.0, at, r);
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/FileCategoryCounts`
-pub(crate) fn n4(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+/// `schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects`
+pub(crate) fn n7(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::additional_properties(v, &[], &[], n499, at, r);
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n8, at, r);
     ok
 }
 
 /// `schemas/agent-context-report.json#/$defs/LoadedProject`
-pub(crate) fn n5(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n8(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("projectId", n492),
-            ("projectName", n493),
-            ("loadedAt", n494),
-            ("filesLoaded", n495),
-            ("categories", n496),
-            ("sizeInTokens", n497),
-            ("freshness", n498),
+            ("projectId", n2),
+            ("projectName", n2),
+            ("loadedAt", n3),
+            ("filesLoaded", n4),
+            ("categories", n9),
+            ("sizeInTokens", n4),
+            ("freshness", n10),
         ],
         at,
         r,
@@ -150,18 +167,42 @@ pub(crate) fn n5(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/agent-context-report.json#/$defs/FileCategoryCounts`
+pub(crate) fn n9(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Object], at, r);
+    ok &= rt::additional_properties(v, &[], &[], n4, at, r);
+    ok
+}
+
+/// `schemas/agent-context-report.json#/$defs/Freshness`
+pub(crate) fn n10(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok &= rt::enum_str(v, &["HOT", "WARM", "COLD"], at, r);
+    ok
+}
+
+/// `schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks`
+pub(crate) fn n11(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n12, at, r);
+    ok
+}
+
 /// `schemas/agent-context-report.json#/$defs/LoadedTask`
-pub(crate) fn n6(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n12(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("taskId", n487),
-            ("taskName", n488),
-            ("contextLoaded", n489),
-            ("relevantFiles", n490),
-            ("tokensUsed", n491),
+            ("taskId", n2),
+            ("taskName", n2),
+            ("contextLoaded", n13),
+            ("relevantFiles", n4),
+            ("tokensUsed", n4),
         ],
         at,
         r,
@@ -170,13 +211,28 @@ pub(crate) fn n6(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/scheduling-context.json#/$defs/Coordination/properties/is_internal`
+pub(crate) fn n13(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Boolean], at, r);
+    ok
+}
+
+/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments`
+pub(crate) fn n14(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n15, at, r);
+    ok
+}
+
 /// `schemas/agent-context-report.json#/$defs/LoadedDocument`
-pub(crate) fn n7(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n15(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
-        &[("type", n483), ("path", n484), ("sizeInTokens", n485), ("loadedAt", n486)],
+        &[("type", n2), ("path", n2), ("sizeInTokens", n4), ("loadedAt", n3)],
         at,
         r,
     );
@@ -185,12 +241,12 @@ pub(crate) fn n7(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/agent-context-report.json#/$defs/Capabilities`
-pub(crate) fn n8(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n16(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
-        &[("canStartImmediately", n478), ("needsContextLoad", n479), ("estimatedLoadTime", n480)],
+        &[("canStartImmediately", n17), ("needsContextLoad", n17), ("estimatedLoadTime", n18)],
         at,
         r,
     );
@@ -198,18 +254,35 @@ pub(crate) fn n8(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately`
+pub(crate) fn n17(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::unique_items(v, at, r);
+    ok &= rt::items(v, 0, n2, at, r);
+    ok
+}
+
+/// `schemas/agent-context-report.json#/$defs/Capabilities/properties/estimatedLoadTime`
+pub(crate) fn n18(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Number], at, r);
+    ok &= rt::minimum(v, 0.0, at, r);
+    ok
+}
+
 /// `schemas/agent-context-report.json#/$defs/MemoryState`
-pub(crate) fn n9(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n19(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("conversationLength", n473),
-            ("oldestMessage", n474),
-            ("systemPromptTokens", n475),
-            ("conversationTokens", n476),
-            ("remainingForWork", n477),
+            ("conversationLength", n4),
+            ("oldestMessage", n3),
+            ("systemPromptTokens", n4),
+            ("conversationTokens", n4),
+            ("remainingForWork", n4),
         ],
         at,
         r,
@@ -218,17 +291,17 @@ pub(crate) fn n9(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/agent-context-report.json#/$defs/ReportContextInput`
-pub(crate) fn n10(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n20(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("agentId", n466),
-            ("contextWindow", n467),
-            ("loadedProjects", n468),
-            ("loadedTasks", n469),
-            ("capabilities", n470),
+            ("agentId", n2),
+            ("contextWindow", n5),
+            ("loadedProjects", n7),
+            ("loadedTasks", n11),
+            ("capabilities", n16),
         ],
         at,
         r,
@@ -243,7 +316,7 @@ pub(crate) fn n10(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/common.json#/$defs/UnitScore`
-pub(crate) fn n11(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n21(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Number], at, r);
     ok &= rt::minimum(v, 0.0, at, r);
@@ -251,24 +324,8 @@ pub(crate) fn n11(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/common.json#/$defs/NonNegativeInteger`
-pub(crate) fn n12(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Integer], at, r);
-    ok &= rt::minimum(v, 0.0, at, r);
-    ok
-}
-
-/// `schemas/common.json#/$defs/DateTime`
-pub(crate) fn n13(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok &= rt::format(v, Format::DateTime, at, r);
-    ok
-}
-
 /// `schemas/common.json#/$defs/Date`
-pub(crate) fn n14(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n22(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::format(v, Format::Date, at, r);
@@ -276,7 +333,7 @@ pub(crate) fn n14(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/common.json#/$defs/ContextPath`
-pub(crate) fn n15(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n23(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::max_length(v, 255, at, r);
@@ -285,18 +342,12 @@ pub(crate) fn n15(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/message-envelope.json#`
-pub(crate) fn n16(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n24(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
-        &[
-            ("id", n461),
-            ("context", n462),
-            ("correlation_id", n463),
-            ("kind", n464),
-            ("payload", n465),
-        ],
+        &[("id", n2), ("context", n23), ("correlation_id", n2), ("kind", n2), ("payload", n25)],
         at,
         r,
     );
@@ -304,8 +355,15 @@ pub(crate) fn n16(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/session-context.json#/$defs/HandoffPayload/properties/context`
+pub(crate) fn n25(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Object], at, r);
+    ok
+}
+
 /// `schemas/paper-context.json#/$defs/DocumentType`
-pub(crate) fn n17(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n26(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["thesis", "paper"], at, r);
@@ -313,7 +371,7 @@ pub(crate) fn n17(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/ChapterType`
-pub(crate) fn n18(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n27(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(
@@ -334,7 +392,7 @@ pub(crate) fn n18(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/ChapterStatus`
-pub(crate) fn n19(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n28(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["pending", "in_progress", "drafted", "reviewed", "complete"], at, r);
@@ -342,7 +400,7 @@ pub(crate) fn n19(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/SectionStatus`
-pub(crate) fn n20(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n29(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["pending", "in_progress", "drafted", "complete"], at, r);
@@ -350,7 +408,7 @@ pub(crate) fn n20(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/CitationStyle`
-pub(crate) fn n21(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n30(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["APA", "IEEE", "Nature", "Vancouver", "Chicago", "custom"], at, r);
@@ -358,7 +416,7 @@ pub(crate) fn n21(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/MethodologyType`
-pub(crate) fn n22(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n31(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(
@@ -371,7 +429,7 @@ pub(crate) fn n22(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/Tense`
-pub(crate) fn n23(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n32(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["past", "present"], at, r);
@@ -379,16 +437,16 @@ pub(crate) fn n23(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/TenseRules`
-pub(crate) fn n24(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n33(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("methods", n458), ("results", n459), ("discussion", n460)], at, r);
+    ok &= rt::properties(v, &[("methods", n32), ("results", n32), ("discussion", n32)], at, r);
     ok &= rt::required(v, &["methods", "results", "discussion"], at, r);
     ok
 }
 
 /// `schemas/paper-context.json#/$defs/HeadingStyle`
-pub(crate) fn n25(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n34(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["numbered", "chapter-based", "minimal"], at, r);
@@ -396,7 +454,7 @@ pub(crate) fn n25(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/FigurePrefix`
-pub(crate) fn n26(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n35(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["Figure", "Fig."], at, r);
@@ -404,7 +462,7 @@ pub(crate) fn n26(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/TablePrefix`
-pub(crate) fn n27(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n36(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["Table"], at, r);
@@ -412,7 +470,7 @@ pub(crate) fn n27(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/EquationNumbering`
-pub(crate) fn n28(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n37(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["right-aligned", "centered"], at, r);
@@ -420,16 +478,16 @@ pub(crate) fn n28(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/Formatting`
-pub(crate) fn n29(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n38(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("heading_style", n454),
-            ("figure_prefix", n455),
-            ("table_prefix", n456),
-            ("equation_numbering", n457),
+            ("heading_style", n34),
+            ("figure_prefix", n35),
+            ("table_prefix", n36),
+            ("equation_numbering", n37),
         ],
         at,
         r,
@@ -444,17 +502,17 @@ pub(crate) fn n29(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/StyleGuide`
-pub(crate) fn n30(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n39(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("citation_style", n449),
-            ("methodology_type", n450),
-            ("tense_rules", n451),
-            ("formatting", n452),
-            ("evidence_standards", n453),
+            ("citation_style", n30),
+            ("methodology_type", n31),
+            ("tense_rules", n33),
+            ("formatting", n38),
+            ("evidence_standards", n25),
         ],
         at,
         r,
@@ -464,16 +522,16 @@ pub(crate) fn n30(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/ChapterStyleGuide`
-pub(crate) fn n31(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n40(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("citation_style", n445),
-            ("methodology_type", n446),
-            ("tense_rules", n447),
-            ("formatting", n448),
+            ("citation_style", n30),
+            ("methodology_type", n31),
+            ("tense_rules", n33),
+            ("formatting", n38),
         ],
         at,
         r,
@@ -488,12 +546,12 @@ pub(crate) fn n31(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/SectionStyleGuide`
-pub(crate) fn n32(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n41(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
-        &[("citation_style", n442), ("methodology_type", n443), ("tense_for_section", n444)],
+        &[("citation_style", n30), ("methodology_type", n31), ("tense_for_section", n32)],
         at,
         r,
     );
@@ -502,17 +560,12 @@ pub(crate) fn n32(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/GlossaryEntry`
-pub(crate) fn n33(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n42(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
-        &[
-            ("term", n438),
-            ("definition", n439),
-            ("abbreviation", n440),
-            ("first_use_chapter", n441),
-        ],
+        &[("term", n2), ("definition", n2), ("abbreviation", n2), ("first_use_chapter", n2)],
         at,
         r,
     );
@@ -521,17 +574,17 @@ pub(crate) fn n33(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/ChapterOutline`
-pub(crate) fn n34(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n43(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("chapter_id", n432),
-            ("chapter_title", n433),
-            ("chapter_type", n434),
-            ("word_budget", n435),
-            ("sections", n436),
+            ("chapter_id", n2),
+            ("chapter_title", n2),
+            ("chapter_type", n27),
+            ("word_budget", n4),
+            ("sections", n44),
         ],
         at,
         r,
@@ -545,19 +598,27 @@ pub(crate) fn n34(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations`
+pub(crate) fn n44(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n2, at, r);
+    ok
+}
+
 /// `schemas/paper-context.json#/$defs/ChapterSummary`
-pub(crate) fn n35(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n45(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("chapter_id", n423),
-            ("status", n424),
-            ("summary", n425),
-            ("key_claims", n426),
-            ("defined_terms", n427),
-            ("cross_references", n428),
+            ("chapter_id", n2),
+            ("status", n28),
+            ("summary", n46),
+            ("key_claims", n44),
+            ("defined_terms", n44),
+            ("cross_references", n44),
         ],
         at,
         r,
@@ -571,39 +632,47 @@ pub(crate) fn n35(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/paper-context.json#/$defs/ChapterSummary/properties/summary`
+pub(crate) fn n46(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok &= rt::max_words(v, 200, at, r);
+    ok
+}
+
 /// `schemas/paper-context.json#/$defs/WordBudget`
-pub(crate) fn n36(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n47(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("total", n420), ("per_chapter", n421)], at, r);
+    ok &= rt::properties(v, &[("total", n4), ("per_chapter", n9)], at, r);
     ok &= rt::required(v, &["total", "per_chapter"], at, r);
     ok
 }
 
 /// `schemas/paper-context.json#/$defs/ThesisContext`
-pub(crate) fn n37(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n48(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("project_id", n396),
-            ("title", n397),
-            ("document_type", n398),
-            ("research_questions", n399),
-            ("contributions", n400),
-            ("hypothesis", n401),
-            ("terminology_glossary", n402),
-            ("style_guide", n403),
-            ("chapter_structure", n404),
-            ("chapter_summaries", n405),
-            ("bibliography_keys", n406),
-            ("required_citations", n407),
-            ("word_budget", n408),
-            ("venue", n409),
-            ("submission_deadline", n410),
-            ("created", n411),
-            ("last_updated", n412),
+            ("project_id", n2),
+            ("title", n2),
+            ("document_type", n26),
+            ("research_questions", n44),
+            ("contributions", n44),
+            ("hypothesis", n2),
+            ("terminology_glossary", n49),
+            ("style_guide", n39),
+            ("chapter_structure", n50),
+            ("chapter_summaries", n51),
+            ("bibliography_keys", n44),
+            ("required_citations", n44),
+            ("word_budget", n47),
+            ("venue", n52),
+            ("submission_deadline", n22),
+            ("created", n3),
+            ("last_updated", n3),
         ],
         at,
         r,
@@ -625,19 +694,50 @@ pub(crate) fn n37(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/paper-context.json#/$defs/ChapterContext/properties/terminology_subset`
+pub(crate) fn n49(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n42, at, r);
+    ok
+}
+
+/// `schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_structure`
+pub(crate) fn n50(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n43, at, r);
+    ok
+}
+
+/// `schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_summaries`
+pub(crate) fn n51(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n45, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/properties/subtype`
+pub(crate) fn n52(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String, Type::Null], at, r);
+    ok
+}
+
 /// `schemas/paper-context.json#/$defs/SectionAssignment`
-pub(crate) fn n38(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n53(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("section_id", n389),
-            ("section_title", n390),
-            ("word_budget", n391),
-            ("dependencies", n392),
-            ("writer_type", n393),
-            ("status", n394),
+            ("section_id", n2),
+            ("section_title", n2),
+            ("word_budget", n4),
+            ("dependencies", n44),
+            ("writer_type", n2),
+            ("status", n29),
         ],
         at,
         r,
@@ -652,31 +752,31 @@ pub(crate) fn n38(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/ChapterContext`
-pub(crate) fn n39(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n54(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("parent_summary", n363),
-            ("project_id", n364),
-            ("document_title", n365),
-            ("chapter_number", n366),
-            ("chapter_id", n367),
-            ("chapter_title", n368),
-            ("chapter_type", n369),
-            ("chapter_objectives", n370),
-            ("research_questions_addressed", n371),
-            ("contributions_supported", n372),
-            ("section_assignments", n373),
-            ("preceding_chapter_summary", n374),
-            ("following_chapter_preview", n375),
-            ("terminology_subset", n376),
-            ("style_guide", n377),
-            ("chapter_citations", n378),
-            ("required_citations", n379),
-            ("word_budget", n380),
-            ("remaining_budget", n381),
+            ("parent_summary", n55),
+            ("project_id", n2),
+            ("document_title", n2),
+            ("chapter_number", n56),
+            ("chapter_id", n2),
+            ("chapter_title", n2),
+            ("chapter_type", n27),
+            ("chapter_objectives", n44),
+            ("research_questions_addressed", n44),
+            ("contributions_supported", n44),
+            ("section_assignments", n57),
+            ("preceding_chapter_summary", n2),
+            ("following_chapter_preview", n2),
+            ("terminology_subset", n49),
+            ("style_guide", n40),
+            ("chapter_citations", n44),
+            ("required_citations", n44),
+            ("word_budget", n4),
+            ("remaining_budget", n58),
         ],
         at,
         r,
@@ -708,32 +808,63 @@ pub(crate) fn n39(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/paper-context.json#/$defs/ChapterContext/properties/parent_summary`
+pub(crate) fn n55(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok &= rt::max_words(v, 500, at, r);
+    ok
+}
+
+/// `schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_number`
+pub(crate) fn n56(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Integer], at, r);
+    ok &= rt::minimum(v, 1.0, at, r);
+    ok
+}
+
+/// `schemas/paper-context.json#/$defs/ChapterContext/properties/section_assignments`
+pub(crate) fn n57(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n53, at, r);
+    ok
+}
+
+/// `schemas/paper-context.json#/$defs/ChapterContext/properties/remaining_budget`
+pub(crate) fn n58(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Integer], at, r);
+    ok
+}
+
 /// `schemas/paper-context.json#/$defs/SectionContext`
-pub(crate) fn n40(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n59(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("chapter_summary", n336),
-            ("project_id", n337),
-            ("chapter_id", n338),
-            ("chapter_title", n339),
-            ("section_id", n340),
-            ("section_title", n341),
-            ("section_number", n342),
-            ("section_objectives", n343),
-            ("key_points", n344),
-            ("preceding_section_summary", n345),
-            ("following_section_preview", n346),
-            ("relevant_research_files", n347),
-            ("relevant_notes", n348),
-            ("required_citations", n349),
-            ("available_citations", n350),
-            ("terminology_to_use", n351),
-            ("terms_to_define", n352),
-            ("style_guide", n353),
-            ("word_budget", n354),
+            ("chapter_summary", n60),
+            ("project_id", n2),
+            ("chapter_id", n2),
+            ("chapter_title", n2),
+            ("section_id", n2),
+            ("section_title", n2),
+            ("section_number", n2),
+            ("section_objectives", n44),
+            ("key_points", n44),
+            ("preceding_section_summary", n2),
+            ("following_section_preview", n2),
+            ("relevant_research_files", n44),
+            ("relevant_notes", n44),
+            ("required_citations", n44),
+            ("available_citations", n44),
+            ("terminology_to_use", n44),
+            ("terms_to_define", n44),
+            ("style_guide", n41),
+            ("word_budget", n4),
         ],
         at,
         r,
@@ -765,8 +896,16 @@ pub(crate) fn n40(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/paper-context.json#/$defs/SectionContext/properties/chapter_summary`
+pub(crate) fn n60(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok &= rt::max_words(v, 300, at, r);
+    ok
+}
+
 /// `schemas/paper-context.json#/$defs/TargetType`
-pub(crate) fn n41(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n61(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["section", "chapter", "document"], at, r);
@@ -774,7 +913,7 @@ pub(crate) fn n41(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/Severity`
-pub(crate) fn n42(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n62(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["critical", "major", "minor", "suggestion"], at, r);
@@ -782,17 +921,17 @@ pub(crate) fn n42(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/CategoryScores`
-pub(crate) fn n43(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n63(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("consistency", n331),
-            ("cross_references", n332),
-            ("argument_quality", n333),
-            ("citation_accuracy", n334),
-            ("formatting", n335),
+            ("consistency", n21),
+            ("cross_references", n21),
+            ("argument_quality", n21),
+            ("citation_accuracy", n21),
+            ("formatting", n21),
         ],
         at,
         r,
@@ -801,19 +940,19 @@ pub(crate) fn n43(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/QualityIssue`
-pub(crate) fn n44(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n64(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("issue_id", n324),
-            ("severity", n325),
-            ("category", n326),
-            ("location", n327),
-            ("description", n328),
-            ("recommendation", n329),
-            ("auto_fixable", n330),
+            ("issue_id", n2),
+            ("severity", n62),
+            ("category", n2),
+            ("location", n2),
+            ("description", n2),
+            ("recommendation", n2),
+            ("auto_fixable", n13),
         ],
         at,
         r,
@@ -836,12 +975,12 @@ pub(crate) fn n44(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/ContextUsed`
-pub(crate) fn n45(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n65(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
-        &[("thesis_context", n321), ("chapter_context", n322), ("section_context", n323)],
+        &[("thesis_context", n13), ("chapter_context", n13), ("section_context", n13)],
         at,
         r,
     );
@@ -850,28 +989,28 @@ pub(crate) fn n45(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/paper-context.json#/$defs/QualityReport`
-pub(crate) fn n46(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n66(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("report_id", n304),
-            ("agent_id", n305),
-            ("target_file", n306),
-            ("target_type", n307),
-            ("timestamp", n308),
-            ("duration_ms", n309),
-            ("passed", n310),
-            ("score", n311),
-            ("category_scores", n312),
-            ("issues", n313),
-            ("summary", n314),
-            ("critical_count", n315),
-            ("major_count", n316),
-            ("minor_count", n317),
-            ("suggestion_count", n318),
-            ("context_used", n319),
+            ("report_id", n2),
+            ("agent_id", n2),
+            ("target_file", n2),
+            ("target_type", n61),
+            ("timestamp", n3),
+            ("duration_ms", n4),
+            ("passed", n13),
+            ("score", n21),
+            ("category_scores", n63),
+            ("issues", n67),
+            ("summary", n2),
+            ("critical_count", n4),
+            ("major_count", n4),
+            ("minor_count", n4),
+            ("suggestion_count", n4),
+            ("context_used", n65),
         ],
         at,
         r,
@@ -902,8 +1041,16 @@ pub(crate) fn n46(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/paper-context.json#/$defs/QualityReport/properties/issues`
+pub(crate) fn n67(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n64, at, r);
+    ok
+}
+
 /// `schemas/scheduling-context.json#/$defs/Score`
-pub(crate) fn n47(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n68(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Integer], at, r);
     ok &= rt::minimum(v, 0.0, at, r);
@@ -912,7 +1059,7 @@ pub(crate) fn n47(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/Engagement`
-pub(crate) fn n48(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n69(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["High", "Medium", "Low"], at, r);
@@ -920,16 +1067,24 @@ pub(crate) fn n48(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/AlternativeTime`
-pub(crate) fn n49(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n70(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("date", n302), ("time_range", n303)], at, r);
+    ok &= rt::properties(v, &[("date", n22), ("time_range", n71)], at, r);
     ok &= rt::required(v, &["date", "time_range"], at, r);
     ok
 }
 
+/// `schemas/scheduling-context.json#/$defs/AlternativeTime/properties/time_range`
+pub(crate) fn n71(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok &= rt::pattern(v, &P9, at, r);
+    ok
+}
+
 /// `schemas/scheduling-context.json#/$defs/AttendeeActionType`
-pub(crate) fn n50(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n72(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(
@@ -942,7 +1097,7 @@ pub(crate) fn n50(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/ReplySubtype`
-pub(crate) fn n51(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n73(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["answer", "clarify", "persist", "request_alternatives"], at, r);
@@ -950,7 +1105,7 @@ pub(crate) fn n51(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/WaitSubtype`
-pub(crate) fn n52(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n74(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["attendee"], at, r);
@@ -958,7 +1113,7 @@ pub(crate) fn n52(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/ConfirmSubtype`
-pub(crate) fn n53(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n75(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["pending_others", "finalized"], at, r);
@@ -966,7 +1121,7 @@ pub(crate) fn n53(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/EscalateSubtype`
-pub(crate) fn n54(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n76(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["alternatives_proposed", "unusual", "internal"], at, r);
@@ -974,7 +1129,7 @@ pub(crate) fn n54(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/CloseSubtype`
-pub(crate) fn n55(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n77(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["declined", "unresponsive", "removed"], at, r);
@@ -982,7 +1137,7 @@ pub(crate) fn n55(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/EmptyMetadata`
-pub(crate) fn n56(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n78(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::no_additional_properties(v, &[], &[], at, r);
@@ -990,10 +1145,10 @@ pub(crate) fn n56(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata`
-pub(crate) fn n57(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n79(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("attendee_message", n299), ("alternatives_proposed", n300)], at, r);
+    ok &= rt::properties(v, &[("attendee_message", n2), ("alternatives_proposed", n44)], at, r);
     ok &=
         rt::no_additional_properties(v, &["attendee_message", "alternatives_proposed"], &[], at, r);
     ok &= rt::required(v, &["attendee_message", "alternatives_proposed"], at, r);
@@ -1001,46 +1156,337 @@ pub(crate) fn n57(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/EscalateUnusualMetadata`
-pub(crate) fn n58(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n80(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("attendee_message", n297), ("unusual_reason", n298)], at, r);
+    ok &= rt::properties(v, &[("attendee_message", n2), ("unusual_reason", n2)], at, r);
     ok &= rt::no_additional_properties(v, &["attendee_message", "unusual_reason"], &[], at, r);
     ok &= rt::required(v, &["attendee_message", "unusual_reason"], at, r);
     ok
 }
 
 /// `schemas/scheduling-context.json#/$defs/EscalateInternalMetadata`
-pub(crate) fn n59(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n81(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("attendee_message", n295), ("uncertainty_reason", n296)], at, r);
+    ok &= rt::properties(v, &[("attendee_message", n2), ("uncertainty_reason", n2)], at, r);
     ok &= rt::no_additional_properties(v, &["attendee_message", "uncertainty_reason"], &[], at, r);
     ok &= rt::required(v, &["attendee_message", "uncertainty_reason"], at, r);
     ok
 }
 
 /// `schemas/scheduling-context.json#/$defs/AttendeeNextAction`
-pub(crate) fn n60(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n82(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("type", n233), ("subtype", n234), ("metadata", n235)], at, r);
+    ok &= rt::properties(v, &[("type", n72), ("subtype", n52), ("metadata", n25)], at, r);
+    ok &= rt::no_additional_properties(v, &["type", "subtype", "metadata"], &[], at, r);
     ok &= rt::required(v, &["type", "subtype", "metadata"], at, r);
-    ok &= n236(v, at, r);
-    ok &= n237(v, at, r);
-    ok &= n238(v, at, r);
-    ok &= n239(v, at, r);
-    ok &= n240(v, at, r);
-    ok &= n241(v, at, r);
-    ok &= n242(v, at, r);
-    ok &= n243(v, at, r);
-    ok &= n244(v, at, r);
-    ok &= n245(v, at, r);
+    ok &= n83(v, at, r);
+    ok &= n88(v, at, r);
+    ok &= n92(v, at, r);
+    ok &= n96(v, at, r);
+    ok &= n99(v, at, r);
+    ok &= n103(v, at, r);
+    ok &= n107(v, at, r);
+    ok &= n111(v, at, r);
+    ok &= n115(v, at, r);
+    ok &= n119(v, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0`
+pub(crate) fn n83(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n84, Some(n86), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if`
+pub(crate) fn n84(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n85)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if/properties/type`
+pub(crate) fn n85(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C85_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then`
+pub(crate) fn n86(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("subtype", n87), ("metadata", n78)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/subtype`
+pub(crate) fn n87(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C87_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1`
+pub(crate) fn n88(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n89, Some(n91), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if`
+pub(crate) fn n89(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n90)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if/properties/type`
+pub(crate) fn n90(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C90_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then`
+pub(crate) fn n91(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("subtype", n73), ("metadata", n78)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2`
+pub(crate) fn n92(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n93, Some(n95), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if`
+pub(crate) fn n93(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n94)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if/properties/type`
+pub(crate) fn n94(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C94_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then`
+pub(crate) fn n95(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("subtype", n74), ("metadata", n78)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3`
+pub(crate) fn n96(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n97, Some(n86), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if`
+pub(crate) fn n97(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n98)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if/properties/type`
+pub(crate) fn n98(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C98_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4`
+pub(crate) fn n99(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n100, Some(n102), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if`
+pub(crate) fn n100(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n101)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if/properties/type`
+pub(crate) fn n101(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C101_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then`
+pub(crate) fn n102(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("subtype", n75), ("metadata", n78)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5`
+pub(crate) fn n103(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n104, Some(n106), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if`
+pub(crate) fn n104(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n105)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/type`
+pub(crate) fn n105(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C105_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then`
+pub(crate) fn n106(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("subtype", n76)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6`
+pub(crate) fn n107(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n108, Some(n110), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if`
+pub(crate) fn n108(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n105), ("subtype", n109)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if/properties/subtype`
+pub(crate) fn n109(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C109_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then`
+pub(crate) fn n110(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("metadata", n79)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7`
+pub(crate) fn n111(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n112, Some(n114), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if`
+pub(crate) fn n112(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n105), ("subtype", n113)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if/properties/subtype`
+pub(crate) fn n113(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C113_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then`
+pub(crate) fn n114(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("metadata", n80)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8`
+pub(crate) fn n115(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n116, Some(n118), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if`
+pub(crate) fn n116(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n105), ("subtype", n117)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/subtype`
+pub(crate) fn n117(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C117_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then`
+pub(crate) fn n118(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("metadata", n81)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9`
+pub(crate) fn n119(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n120, Some(n122), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if`
+pub(crate) fn n120(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n121)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if/properties/type`
+pub(crate) fn n121(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C121_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then`
+pub(crate) fn n122(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("subtype", n77), ("metadata", n78)], at, r);
     ok
 }
 
 /// `schemas/scheduling-context.json#/$defs/EventActionType`
-pub(crate) fn n61(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n123(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["Coordination in progress", "Waiting for decision", "Complete"], at, r);
@@ -1048,7 +1494,7 @@ pub(crate) fn n61(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/CoordinationInProgressSubtype`
-pub(crate) fn n62(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n124(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(
@@ -1061,7 +1507,7 @@ pub(crate) fn n62(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/WaitingForDecisionSubtype`
-pub(crate) fn n63(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n125(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(
@@ -1074,7 +1520,7 @@ pub(crate) fn n63(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/CompleteSubtype`
-pub(crate) fn n64(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n126(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["scheduled", "cancelled"], at, r);
@@ -1082,52 +1528,235 @@ pub(crate) fn n64(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/RescheduleMetadata`
-pub(crate) fn n65(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n127(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("alternatives", n231)], at, r);
+    ok &= rt::properties(v, &[("alternatives", n128)], at, r);
     ok &= rt::no_additional_properties(v, &["alternatives"], &[], at, r);
     ok &= rt::required(v, &["alternatives"], at, r);
     ok
 }
 
+/// `schemas/scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives`
+pub(crate) fn n128(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n25, at, r);
+    ok
+}
+
 /// `schemas/scheduling-context.json#/$defs/ResolveConflictMetadata`
-pub(crate) fn n66(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n129(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("conflict_summary", n230)], at, r);
+    ok &= rt::properties(v, &[("conflict_summary", n2)], at, r);
     ok &= rt::no_additional_properties(v, &["conflict_summary"], &[], at, r);
     ok &= rt::required(v, &["conflict_summary"], at, r);
     ok
 }
 
 /// `schemas/scheduling-context.json#/$defs/EventNextAction`
-pub(crate) fn n67(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n130(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("type", n192), ("subtype", n193), ("metadata", n194)], at, r);
+    ok &= rt::properties(v, &[("type", n123), ("subtype", n2), ("metadata", n25)], at, r);
+    ok &= rt::no_additional_properties(v, &["type", "subtype", "metadata"], &[], at, r);
     ok &= rt::required(v, &["type", "subtype", "metadata"], at, r);
-    ok &= n195(v, at, r);
-    ok &= n196(v, at, r);
-    ok &= n197(v, at, r);
-    ok &= n198(v, at, r);
-    ok &= n199(v, at, r);
-    ok &= n200(v, at, r);
+    ok &= n131(v, at, r);
+    ok &= n135(v, at, r);
+    ok &= n139(v, at, r);
+    ok &= n143(v, at, r);
+    ok &= n147(v, at, r);
+    ok &= n151(v, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0`
+pub(crate) fn n131(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n132, Some(n134), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if`
+pub(crate) fn n132(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n133)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if/properties/type`
+pub(crate) fn n133(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C133_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/then`
+pub(crate) fn n134(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("subtype", n124), ("metadata", n78)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1`
+pub(crate) fn n135(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n136, Some(n138), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/if`
+pub(crate) fn n136(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n137)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/type`
+pub(crate) fn n137(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C137_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/then`
+pub(crate) fn n138(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("subtype", n125)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2`
+pub(crate) fn n139(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n140, Some(n142), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if`
+pub(crate) fn n140(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n137), ("subtype", n141)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype`
+pub(crate) fn n141(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::enum_str(v, &["get_alternatives", "recommend_cancel", "unusual"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/then`
+pub(crate) fn n142(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("metadata", n78)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3`
+pub(crate) fn n143(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n144, Some(n146), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if`
+pub(crate) fn n144(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n137), ("subtype", n145)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if/properties/subtype`
+pub(crate) fn n145(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C145_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/then`
+pub(crate) fn n146(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("metadata", n127)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4`
+pub(crate) fn n147(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n148, Some(n150), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if`
+pub(crate) fn n148(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n137), ("subtype", n149)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/subtype`
+pub(crate) fn n149(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C149_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/then`
+pub(crate) fn n150(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("metadata", n129)], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5`
+pub(crate) fn n151(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n152, Some(n154), None, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if`
+pub(crate) fn n152(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("type", n153)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if/properties/type`
+pub(crate) fn n153(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C153_0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/then`
+pub(crate) fn n154(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("subtype", n126), ("metadata", n78)], at, r);
     ok
 }
 
 /// `schemas/scheduling-context.json#/$defs/AttendeeAnalysis`
-pub(crate) fn n68(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n155(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("score", n186),
-            ("reason", n187),
-            ("engagement", n188),
-            ("next_action", n189),
-            ("suggested_alternative_times", n190),
+            ("score", n68),
+            ("reason", n2),
+            ("engagement", n69),
+            ("next_action", n82),
+            ("suggested_alternative_times", n156),
         ],
         at,
         r,
@@ -1141,36 +1770,44 @@ pub(crate) fn n68(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times`
+pub(crate) fn n156(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n70, at, r);
+    ok
+}
+
 /// `schemas/scheduling-context.json#/$defs/EventAnalysis`
-pub(crate) fn n69(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n157(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("score", n183), ("reason", n184), ("next_action", n185)], at, r);
+    ok &= rt::properties(v, &[("score", n68), ("reason", n2), ("next_action", n130)], at, r);
     ok &= rt::required(v, &["score", "reason", "next_action"], at, r);
     ok
 }
 
 /// `schemas/scheduling-context.json#/$defs/EventDates`
-pub(crate) fn n70(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n158(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("start", n181), ("end", n182)], at, r);
+    ok &= rt::properties(v, &[("start", n3), ("end", n3)], at, r);
     ok &= rt::required(v, &["start", "end"], at, r);
     ok
 }
 
 /// `schemas/scheduling-context.json#/$defs/Attendee`
-pub(crate) fn n71(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n159(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("attendee_email", n174),
-            ("attendee_name", n175),
-            ("is_internal", n176),
-            ("is_optional", n177),
-            ("attendee_analysis", n178),
+            ("attendee_email", n2),
+            ("attendee_name", n2),
+            ("is_internal", n13),
+            ("is_optional", n13),
+            ("attendee_analysis", n160),
         ],
         at,
         r,
@@ -1184,22 +1821,36 @@ pub(crate) fn n71(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis`
+pub(crate) fn n160(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::any_of(v, &[n155, n161], at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/1`
+pub(crate) fn n161(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Null], at, r);
+    ok
+}
+
 /// `schemas/scheduling-context.json#/$defs/SchedulingOperation`
-pub(crate) fn n72(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n162(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("title", n162),
+            ("title", n2),
             ("duration", n163),
-            ("location", n164),
-            ("timezone", n165),
-            ("date", n166),
-            ("private", n167),
-            ("attendees", n168),
-            ("created_at", n169),
-            ("event_analysis", n170),
+            ("location", n2),
+            ("timezone", n2),
+            ("date", n158),
+            ("private", n13),
+            ("attendees", n164),
+            ("created_at", n3),
+            ("event_analysis", n165),
         ],
         at,
         r,
@@ -1223,8 +1874,31 @@ pub(crate) fn n72(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/duration`
+pub(crate) fn n163(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Number], at, r);
+    ok &= rt::exclusive_minimum(v, 0.0, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/attendees`
+pub(crate) fn n164(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n159, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis`
+pub(crate) fn n165(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::any_of(v, &[n157, n161], at, r);
+    ok
+}
+
 /// `schemas/scheduling-context.json#/$defs/MessageDirection`
-pub(crate) fn n73(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n166(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["inbound", "outbound"], at, r);
@@ -1232,12 +1906,12 @@ pub(crate) fn n73(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/ConversationMessage`
-pub(crate) fn n74(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n167(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
-        &[("direction", n158), ("email", n159), ("content", n160), ("timestamp", n161)],
+        &[("direction", n166), ("email", n2), ("content", n2), ("timestamp", n3)],
         at,
         r,
     );
@@ -1246,19 +1920,19 @@ pub(crate) fn n74(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/scheduling-context.json#/$defs/Coordination`
-pub(crate) fn n75(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n168(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("attendee_email", n148),
-            ("attendee_name", n149),
-            ("is_internal", n150),
-            ("is_optional", n151),
-            ("conv_history", n152),
-            ("followup_date", n153),
-            ("attendee_analysis", n154),
+            ("attendee_email", n2),
+            ("attendee_name", n2),
+            ("is_internal", n13),
+            ("is_optional", n13),
+            ("conv_history", n169),
+            ("followup_date", n170),
+            ("attendee_analysis", n160),
         ],
         at,
         r,
@@ -1279,13 +1953,29 @@ pub(crate) fn n75(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/scheduling-context.json#/$defs/Coordination/properties/conv_history`
+pub(crate) fn n169(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n167, at, r);
+    ok
+}
+
+/// `schemas/scheduling-context.json#/$defs/SchedulingAgentOutput/properties/follow_up_date`
+pub(crate) fn n170(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String, Type::Null], at, r);
+    ok &= rt::format(v, Format::DateTime, at, r);
+    ok
+}
+
 /// `schemas/scheduling-context.json#/$defs/SchedulingAgentOutput`
-pub(crate) fn n76(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n171(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
-        &[("attendee_analysis", n145), ("event_analysis", n146), ("follow_up_date", n147)],
+        &[("attendee_analysis", n155), ("event_analysis", n157), ("follow_up_date", n170)],
         at,
         r,
     );
@@ -1294,19 +1984,19 @@ pub(crate) fn n76(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/session-context.json#`
-pub(crate) fn n77(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n172(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("schema_version", n138),
-            ("session_id", n139),
-            ("source_agent", n140),
-            ("target_agent", n141),
-            ("timestamp", n142),
-            ("payload", n143),
-            ("trace", n144),
+            ("schema_version", n173),
+            ("session_id", n2),
+            ("source_agent", n174),
+            ("target_agent", n174),
+            ("timestamp", n3),
+            ("payload", n194),
+            ("trace", n210),
         ],
         at,
         r,
@@ -1320,8 +2010,41 @@ pub(crate) fn n77(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+/// `schemas/session-context.json#/properties/schema_version`
+pub(crate) fn n173(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok &= rt::pattern(v, &P8, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef`
+pub(crate) fn n174(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Object], at, r);
+    ok &= rt::properties(
+        v,
+        &[("id", n175), ("family", n176), ("cognitive_mode", n177), ("model", n178)],
+        at,
+        r,
+    );
+    ok &= rt::required(v, &["id", "family"], at, r);
+    ok &= n179(v, at, r);
+    ok &= n184(v, at, r);
+    ok &= n189(v, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef/properties/id`
+pub(crate) fn n175(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok &= rt::pattern(v, &P7, at, r);
+    ok
+}
+
 /// `schemas/session-context.json#/$defs/AgentFamily`
-pub(crate) fn n78(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n176(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["ps", "nse", "orch"], at, r);
@@ -1329,7 +2052,7 @@ pub(crate) fn n78(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/session-context.json#/$defs/CognitiveMode`
-pub(crate) fn n79(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n177(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["convergent", "divergent", "mixed"], at, r);
@@ -1337,86 +2060,259 @@ pub(crate) fn n79(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 /// `schemas/session-context.json#/$defs/AgentModel`
-pub(crate) fn n80(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n178(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(v, &["opus", "sonnet", "haiku", "auto"], at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef`
-pub(crate) fn n81(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/0`
+pub(crate) fn n179(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("id", n119), ("family", n120), ("cognitive_mode", n121), ("model", n122)],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["id", "family"], at, r);
-    ok &= n123(v, at, r);
-    ok &= n124(v, at, r);
-    ok &= n125(v, at, r);
+    ok &= rt::if_then_else(v, n180, Some(n182), None, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/KeyFinding`
-pub(crate) fn n82(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/if`
+pub(crate) fn n180(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("id", n117), ("summary", n118)], at, r);
-    ok &= rt::required(v, &["id", "summary"], at, r);
+    ok &= rt::properties(v, &[("family", n181)], at, r);
+    ok &= rt::required(v, &["family"], at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/OpenQuestion`
-pub(crate) fn n83(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/if/properties/family`
+pub(crate) fn n181(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("id", n115), ("question", n116)], at, r);
-    ok &= rt::required(v, &["id", "question"], at, r);
+    ok &= rt::constant(v, &C181_0, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/Blocker`
-pub(crate) fn n84(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/then`
+pub(crate) fn n182(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("id", n113), ("description", n114)], at, r);
-    ok &= rt::required(v, &["id", "description"], at, r);
+    ok &= rt::properties(v, &[("id", n183)], at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/ConfidenceBreakdown`
-pub(crate) fn n85(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/then/properties/id`
+pub(crate) fn n183(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::pattern(v, &P6, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/1`
+pub(crate) fn n184(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n185, Some(n187), None, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/if`
+pub(crate) fn n185(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("family", n186)], at, r);
+    ok &= rt::required(v, &["family"], at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/if/properties/family`
+pub(crate) fn n186(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C186_0, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/then`
+pub(crate) fn n187(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("id", n188)], at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/then/properties/id`
+pub(crate) fn n188(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::pattern(v, &P5, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/2`
+pub(crate) fn n189(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::if_then_else(v, n190, Some(n192), None, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/if`
+pub(crate) fn n190(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("family", n191)], at, r);
+    ok &= rt::required(v, &["family"], at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/if/properties/family`
+pub(crate) fn n191(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C191_0, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/then`
+pub(crate) fn n192(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::properties(v, &[("id", n193)], at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/then/properties/id`
+pub(crate) fn n193(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::pattern(v, &P4, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/HandoffPayload`
+pub(crate) fn n194(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok &= rt::properties(
         v,
         &[
-            ("source_quality", n109),
-            ("completeness", n110),
-            ("accuracy", n111),
-            ("relevance", n112),
+            ("key_findings", n195),
+            ("open_questions", n198),
+            ("blockers", n201),
+            ("confidence", n204),
+            ("artifacts", n206),
+            ("context", n25),
+            ("recommendations", n44),
         ],
+        at,
+        r,
+    );
+    ok &= rt::required(v, &["key_findings", "confidence"], at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/HandoffPayload/properties/key_findings`
+pub(crate) fn n195(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n196, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/KeyFinding`
+pub(crate) fn n196(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Object], at, r);
+    ok &= rt::properties(v, &[("id", n197), ("summary", n2)], at, r);
+    ok &= rt::required(v, &["id", "summary"], at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/KeyFinding/properties/id`
+pub(crate) fn n197(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok &= rt::pattern(v, &P3, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/HandoffPayload/properties/open_questions`
+pub(crate) fn n198(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n199, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/OpenQuestion`
+pub(crate) fn n199(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Object], at, r);
+    ok &= rt::properties(v, &[("id", n200), ("question", n2)], at, r);
+    ok &= rt::required(v, &["id", "question"], at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/OpenQuestion/properties/id`
+pub(crate) fn n200(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok &= rt::pattern(v, &P2, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/HandoffPayload/properties/blockers`
+pub(crate) fn n201(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n202, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/Blocker`
+pub(crate) fn n202(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Object], at, r);
+    ok &= rt::properties(v, &[("id", n203), ("description", n2)], at, r);
+    ok &= rt::required(v, &["id", "description"], at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/Blocker/properties/id`
+pub(crate) fn n203(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::String], at, r);
+    ok &= rt::pattern(v, &P1, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/Confidence`
+pub(crate) fn n204(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Object], at, r);
+    ok &= rt::properties(v, &[("overall", n21), ("reasoning", n2), ("breakdown", n205)], at, r);
+    ok &= rt::required(v, &["overall"], at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/ConfidenceBreakdown`
+pub(crate) fn n205(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Object], at, r);
+    ok &= rt::properties(
+        v,
+        &[("source_quality", n21), ("completeness", n21), ("accuracy", n21), ("relevance", n21)],
         at,
         r,
     );
     ok
 }
 
-/// `schemas/session-context.json#/$defs/Confidence`
-pub(crate) fn n86(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+/// `schemas/session-context.json#/$defs/HandoffPayload/properties/artifacts`
+pub(crate) fn n206(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::types(v, &[Type::Array], at, r);
+    ok &= rt::items(v, 0, n207, at, r);
+    ok
+}
+
+/// `schemas/session-context.json#/$defs/ArtifactRef`
+pub(crate) fn n207(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("overall", n106), ("reasoning", n107), ("breakdown", n108)], at, r);
-    ok &= rt::required(v, &["overall"], at, r);
+    ok &= rt::properties(v, &[("type", n208), ("path", n209)], at, r);
+    ok &= rt::required(v, &["type", "path"], at, r);
     ok
 }
 
 /// `schemas/session-context.json#/$defs/ArtifactType`
-pub(crate) fn n87(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n208(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::enum_str(
@@ -1439,3103 +2335,28 @@ pub(crate) fn n87(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/ArtifactRef`
-pub(crate) fn n88(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("type", n104), ("path", n105)], at, r);
-    ok &= rt::required(v, &["type", "path"], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload`
-pub(crate) fn n89(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("key_findings", n92),
-            ("open_questions", n93),
-            ("blockers", n94),
-            ("confidence", n95),
-            ("artifacts", n96),
-            ("context", n97),
-            ("recommendations", n98),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["key_findings", "confidence"], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/Trace`
-pub(crate) fn n90(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("depth", n91)], at, r);
-    ok &= rt::required(v, &["depth"], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/Trace/properties/depth`
-pub(crate) fn n91(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Integer], at, r);
-    ok &= rt::minimum(v, 0.0, at, r);
-    ok &= rt::maximum(v, 1.0, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/key_findings`
-pub(crate) fn n92(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n103, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/open_questions`
-pub(crate) fn n93(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n102, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/blockers`
-pub(crate) fn n94(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n101, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/confidence`
-pub(crate) fn n95(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n86(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/artifacts`
-pub(crate) fn n96(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n100, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/context`
-pub(crate) fn n97(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations`
-pub(crate) fn n98(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n99, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations/items`
-pub(crate) fn n99(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/artifacts/items`
-pub(crate) fn n100(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n88(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/blockers/items`
-pub(crate) fn n101(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n84(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/open_questions/items`
-pub(crate) fn n102(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n83(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/key_findings/items`
-pub(crate) fn n103(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n82(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/ArtifactRef/properties/type`
-pub(crate) fn n104(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n87(v, at, r);
-    ok
-}
-
 /// `schemas/session-context.json#/$defs/ArtifactRef/properties/path`
-pub(crate) fn n105(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+pub(crate) fn n209(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok &= rt::pattern(v, &P0, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/Confidence/properties/overall`
-pub(crate) fn n106(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n11(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/Confidence/properties/reasoning`
-pub(crate) fn n107(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/Confidence/properties/breakdown`
-pub(crate) fn n108(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n85(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/ConfidenceBreakdown/properties/source_quality`
-pub(crate) fn n109(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n11(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/ConfidenceBreakdown/properties/completeness`
-pub(crate) fn n110(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n11(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/ConfidenceBreakdown/properties/accuracy`
-pub(crate) fn n111(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n11(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/ConfidenceBreakdown/properties/relevance`
-pub(crate) fn n112(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n11(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/Blocker/properties/id`
-pub(crate) fn n113(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok &= rt::pattern(v, &P1, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/Blocker/properties/description`
-pub(crate) fn n114(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/OpenQuestion/properties/id`
-pub(crate) fn n115(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok &= rt::pattern(v, &P2, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/OpenQuestion/properties/question`
-pub(crate) fn n116(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/KeyFinding/properties/id`
-pub(crate) fn n117(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok &= rt::pattern(v, &P3, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/KeyFinding/properties/summary`
-pub(crate) fn n118(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/properties/id`
-pub(crate) fn n119(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok &= rt::pattern(v, &P7, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/properties/family`
-pub(crate) fn n120(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n78(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/properties/cognitive_mode`
-pub(crate) fn n121(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n79(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/properties/model`
-pub(crate) fn n122(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n80(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/0`
-pub(crate) fn n123(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n134, Some(n135), None, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/1`
-pub(crate) fn n124(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n130, Some(n131), None, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/2`
-pub(crate) fn n125(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n126, Some(n127), None, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/if`
-pub(crate) fn n126(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("family", n129)], at, r);
-    ok &= rt::required(v, &["family"], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/then`
-pub(crate) fn n127(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("id", n128)], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/then/properties/id`
-pub(crate) fn n128(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::pattern(v, &P4, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/if/properties/family`
-pub(crate) fn n129(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C129_0, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/if`
-pub(crate) fn n130(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("family", n133)], at, r);
-    ok &= rt::required(v, &["family"], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/then`
-pub(crate) fn n131(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("id", n132)], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/then/properties/id`
-pub(crate) fn n132(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::pattern(v, &P5, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/if/properties/family`
-pub(crate) fn n133(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C133_0, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/if`
-pub(crate) fn n134(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("family", n137)], at, r);
-    ok &= rt::required(v, &["family"], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/then`
-pub(crate) fn n135(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("id", n136)], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/then/properties/id`
-pub(crate) fn n136(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::pattern(v, &P6, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/if/properties/family`
-pub(crate) fn n137(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C137_0, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/properties/schema_version`
-pub(crate) fn n138(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok &= rt::pattern(v, &P8, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/properties/session_id`
-pub(crate) fn n139(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/properties/source_agent`
-pub(crate) fn n140(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n81(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/properties/target_agent`
-pub(crate) fn n141(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n81(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/properties/timestamp`
-pub(crate) fn n142(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/properties/payload`
-pub(crate) fn n143(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n89(v, at, r);
-    ok
-}
-
-/// `schemas/session-context.json#/properties/trace`
-pub(crate) fn n144(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n90(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingAgentOutput/properties/attendee_analysis`
-pub(crate) fn n145(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n68(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingAgentOutput/properties/event_analysis`
-pub(crate) fn n146(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n69(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingAgentOutput/properties/follow_up_date`
-pub(crate) fn n147(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String, Type::Null], at, r);
-    ok &= rt::format(v, Format::DateTime, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_email`
-pub(crate) fn n148(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_name`
-pub(crate) fn n149(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/is_internal`
-pub(crate) fn n150(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Boolean], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/is_optional`
-pub(crate) fn n151(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Boolean], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/conv_history`
-pub(crate) fn n152(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n157, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/followup_date`
-pub(crate) fn n153(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String, Type::Null], at, r);
-    ok &= rt::format(v, Format::DateTime, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis`
-pub(crate) fn n154(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::any_of(v, &[n155, n156], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/0`
-pub(crate) fn n155(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n68(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/1`
-pub(crate) fn n156(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Null], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/conv_history/items`
-pub(crate) fn n157(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n74(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/ConversationMessage/properties/direction`
-pub(crate) fn n158(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n73(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/ConversationMessage/properties/email`
-pub(crate) fn n159(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/ConversationMessage/properties/content`
-pub(crate) fn n160(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/ConversationMessage/properties/timestamp`
-pub(crate) fn n161(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/title`
-pub(crate) fn n162(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/duration`
-pub(crate) fn n163(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Number], at, r);
-    ok &= rt::exclusive_minimum(v, 0.0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/location`
-pub(crate) fn n164(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/timezone`
-pub(crate) fn n165(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/date`
-pub(crate) fn n166(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n70(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/private`
-pub(crate) fn n167(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Boolean], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/attendees`
-pub(crate) fn n168(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n173, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/created_at`
-pub(crate) fn n169(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis`
-pub(crate) fn n170(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::any_of(v, &[n171, n172], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis/anyOf/0`
-pub(crate) fn n171(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n69(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis/anyOf/1`
-pub(crate) fn n172(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Null], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/attendees/items`
-pub(crate) fn n173(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n71(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Attendee/properties/attendee_email`
-pub(crate) fn n174(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Attendee/properties/attendee_name`
-pub(crate) fn n175(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Attendee/properties/is_internal`
-pub(crate) fn n176(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Boolean], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Attendee/properties/is_optional`
-pub(crate) fn n177(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Boolean], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Attendee/properties/attendee_analysis`
-pub(crate) fn n178(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::any_of(v, &[n179, n180], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Attendee/properties/attendee_analysis/anyOf/0`
-pub(crate) fn n179(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n68(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/Attendee/properties/attendee_analysis/anyOf/1`
-pub(crate) fn n180(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Null], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventDates/properties/start`
-pub(crate) fn n181(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventDates/properties/end`
-pub(crate) fn n182(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventAnalysis/properties/score`
-pub(crate) fn n183(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n47(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventAnalysis/properties/reason`
-pub(crate) fn n184(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventAnalysis/properties/next_action`
-pub(crate) fn n185(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n67(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/score`
-pub(crate) fn n186(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n47(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/reason`
-pub(crate) fn n187(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/engagement`
-pub(crate) fn n188(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n48(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/next_action`
-pub(crate) fn n189(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n60(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times`
-pub(crate) fn n190(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n191, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times/items`
-pub(crate) fn n191(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n49(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/properties/type`
-pub(crate) fn n192(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n61(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/properties/subtype`
-pub(crate) fn n193(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/properties/metadata`
-pub(crate) fn n194(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0`
-pub(crate) fn n195(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n225, Some(n226), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1`
-pub(crate) fn n196(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n221, Some(n222), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2`
-pub(crate) fn n197(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n216, Some(n217), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3`
-pub(crate) fn n198(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n211, Some(n212), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4`
-pub(crate) fn n199(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n206, Some(n207), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5`
-pub(crate) fn n200(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n201, Some(n202), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if`
-pub(crate) fn n201(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n205)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/then`
-pub(crate) fn n202(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n203), ("metadata", n204)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/then/properties/subtype`
-pub(crate) fn n203(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n64(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/then/properties/metadata`
-pub(crate) fn n204(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n56(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if/properties/type`
-pub(crate) fn n205(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C205_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if`
-pub(crate) fn n206(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n209), ("subtype", n210)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/then`
-pub(crate) fn n207(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n208)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/then/properties/metadata`
-pub(crate) fn n208(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n66(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/type`
-pub(crate) fn n209(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C209_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/subtype`
+/// `schemas/session-context.json#/$defs/Trace`
 pub(crate) fn n210(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::constant(v, &C210_0, at, r);
+    ok &= rt::types(v, &[Type::Object], at, r);
+    ok &= rt::properties(v, &[("depth", n211)], at, r);
+    ok &= rt::required(v, &["depth"], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if`
+/// `schemas/session-context.json#/$defs/Trace/properties/depth`
 pub(crate) fn n211(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n214), ("subtype", n215)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/then`
-pub(crate) fn n212(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n213)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/then/properties/metadata`
-pub(crate) fn n213(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n65(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if/properties/type`
-pub(crate) fn n214(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C214_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if/properties/subtype`
-pub(crate) fn n215(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C215_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if`
-pub(crate) fn n216(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n219), ("subtype", n220)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/then`
-pub(crate) fn n217(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n218)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/then/properties/metadata`
-pub(crate) fn n218(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n56(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/type`
-pub(crate) fn n219(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C219_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype`
-pub(crate) fn n220(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::enum_str(v, &["get_alternatives", "recommend_cancel", "unusual"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/if`
-pub(crate) fn n221(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n224)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/then`
-pub(crate) fn n222(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n223)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/then/properties/subtype`
-pub(crate) fn n223(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n63(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/if/properties/type`
-pub(crate) fn n224(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C224_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if`
-pub(crate) fn n225(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n229)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/then`
-pub(crate) fn n226(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n227), ("metadata", n228)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/then/properties/subtype`
-pub(crate) fn n227(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n62(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/then/properties/metadata`
-pub(crate) fn n228(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n56(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if/properties/type`
-pub(crate) fn n229(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C229_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/ResolveConflictMetadata/properties/conflict_summary`
-pub(crate) fn n230(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives`
-pub(crate) fn n231(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n232, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives/items`
-pub(crate) fn n232(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/properties/type`
-pub(crate) fn n233(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n50(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/properties/subtype`
-pub(crate) fn n234(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String, Type::Null], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/properties/metadata`
-pub(crate) fn n235(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0`
-pub(crate) fn n236(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n290, Some(n291), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1`
-pub(crate) fn n237(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n285, Some(n286), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2`
-pub(crate) fn n238(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n280, Some(n281), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3`
-pub(crate) fn n239(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n275, Some(n276), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4`
-pub(crate) fn n240(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n270, Some(n271), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5`
-pub(crate) fn n241(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n266, Some(n267), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6`
-pub(crate) fn n242(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n261, Some(n262), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7`
-pub(crate) fn n243(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n256, Some(n257), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8`
-pub(crate) fn n244(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n251, Some(n252), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9`
-pub(crate) fn n245(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::if_then_else(v, n246, Some(n247), None, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if`
-pub(crate) fn n246(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n250)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then`
-pub(crate) fn n247(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n248), ("metadata", n249)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then/properties/subtype`
-pub(crate) fn n248(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n55(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then/properties/metadata`
-pub(crate) fn n249(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n56(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if/properties/type`
-pub(crate) fn n250(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C250_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if`
-pub(crate) fn n251(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n254), ("subtype", n255)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then`
-pub(crate) fn n252(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n253)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then/properties/metadata`
-pub(crate) fn n253(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n59(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/type`
-pub(crate) fn n254(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C254_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/subtype`
-pub(crate) fn n255(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C255_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if`
-pub(crate) fn n256(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n259), ("subtype", n260)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then`
-pub(crate) fn n257(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n258)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then/properties/metadata`
-pub(crate) fn n258(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n58(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if/properties/type`
-pub(crate) fn n259(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C259_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if/properties/subtype`
-pub(crate) fn n260(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C260_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if`
-pub(crate) fn n261(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n264), ("subtype", n265)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then`
-pub(crate) fn n262(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n263)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then/properties/metadata`
-pub(crate) fn n263(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n57(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if/properties/type`
-pub(crate) fn n264(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C264_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if/properties/subtype`
-pub(crate) fn n265(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C265_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if`
-pub(crate) fn n266(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n269)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then`
-pub(crate) fn n267(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n268)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then/properties/subtype`
-pub(crate) fn n268(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n54(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if/properties/type`
-pub(crate) fn n269(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C269_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if`
-pub(crate) fn n270(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n274)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then`
-pub(crate) fn n271(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n272), ("metadata", n273)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then/properties/subtype`
-pub(crate) fn n272(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n53(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then/properties/metadata`
-pub(crate) fn n273(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n56(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if/properties/type`
-pub(crate) fn n274(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C274_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if`
-pub(crate) fn n275(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n279)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then`
-pub(crate) fn n276(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n277), ("metadata", n278)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/subtype`
-pub(crate) fn n277(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C277_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/metadata`
-pub(crate) fn n278(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n56(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if/properties/type`
-pub(crate) fn n279(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C279_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if`
-pub(crate) fn n280(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n284)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then`
-pub(crate) fn n281(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n282), ("metadata", n283)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then/properties/subtype`
-pub(crate) fn n282(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n52(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then/properties/metadata`
-pub(crate) fn n283(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n56(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if/properties/type`
-pub(crate) fn n284(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C284_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if`
-pub(crate) fn n285(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n289)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then`
-pub(crate) fn n286(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n287), ("metadata", n288)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then/properties/subtype`
-pub(crate) fn n287(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n51(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then/properties/metadata`
-pub(crate) fn n288(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n56(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if/properties/type`
-pub(crate) fn n289(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C289_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if`
-pub(crate) fn n290(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("type", n294)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/then`
-pub(crate) fn n291(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n292), ("metadata", n293)], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/then/properties/subtype`
-pub(crate) fn n292(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C292_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/then/properties/metadata`
-pub(crate) fn n293(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n56(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if/properties/type`
-pub(crate) fn n294(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::constant(v, &C294_0, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EscalateInternalMetadata/properties/attendee_message`
-pub(crate) fn n295(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EscalateInternalMetadata/properties/uncertainty_reason`
-pub(crate) fn n296(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EscalateUnusualMetadata/properties/attendee_message`
-pub(crate) fn n297(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EscalateUnusualMetadata/properties/unusual_reason`
-pub(crate) fn n298(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata/properties/attendee_message`
-pub(crate) fn n299(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata/properties/alternatives_proposed`
-pub(crate) fn n300(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n301, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata/properties/alternatives_proposed/items`
-pub(crate) fn n301(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AlternativeTime/properties/date`
-pub(crate) fn n302(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n14(v, at, r);
-    ok
-}
-
-/// `schemas/scheduling-context.json#/$defs/AlternativeTime/properties/time_range`
-pub(crate) fn n303(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok &= rt::pattern(v, &P9, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/report_id`
-pub(crate) fn n304(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/agent_id`
-pub(crate) fn n305(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/target_file`
-pub(crate) fn n306(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/target_type`
-pub(crate) fn n307(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n41(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/timestamp`
-pub(crate) fn n308(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/duration_ms`
-pub(crate) fn n309(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/passed`
-pub(crate) fn n310(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Boolean], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/score`
-pub(crate) fn n311(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n11(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/category_scores`
-pub(crate) fn n312(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n43(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/issues`
-pub(crate) fn n313(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n320, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/summary`
-pub(crate) fn n314(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/critical_count`
-pub(crate) fn n315(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/major_count`
-pub(crate) fn n316(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/minor_count`
-pub(crate) fn n317(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/suggestion_count`
-pub(crate) fn n318(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/context_used`
-pub(crate) fn n319(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n45(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/issues/items`
-pub(crate) fn n320(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n44(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ContextUsed/properties/thesis_context`
-pub(crate) fn n321(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Boolean], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ContextUsed/properties/chapter_context`
-pub(crate) fn n322(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Boolean], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ContextUsed/properties/section_context`
-pub(crate) fn n323(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Boolean], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityIssue/properties/issue_id`
-pub(crate) fn n324(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityIssue/properties/severity`
-pub(crate) fn n325(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n42(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityIssue/properties/category`
-pub(crate) fn n326(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityIssue/properties/location`
-pub(crate) fn n327(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityIssue/properties/description`
-pub(crate) fn n328(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityIssue/properties/recommendation`
-pub(crate) fn n329(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/QualityIssue/properties/auto_fixable`
-pub(crate) fn n330(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Boolean], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/CategoryScores/properties/consistency`
-pub(crate) fn n331(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n11(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/CategoryScores/properties/cross_references`
-pub(crate) fn n332(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n11(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/CategoryScores/properties/argument_quality`
-pub(crate) fn n333(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n11(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/CategoryScores/properties/citation_accuracy`
-pub(crate) fn n334(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n11(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/CategoryScores/properties/formatting`
-pub(crate) fn n335(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n11(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/chapter_summary`
-pub(crate) fn n336(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok &= rt::max_words(v, 300, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/project_id`
-pub(crate) fn n337(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/chapter_id`
-pub(crate) fn n338(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/chapter_title`
-pub(crate) fn n339(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/section_id`
-pub(crate) fn n340(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/section_title`
-pub(crate) fn n341(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/section_number`
-pub(crate) fn n342(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/section_objectives`
-pub(crate) fn n343(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n362, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/key_points`
-pub(crate) fn n344(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n361, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/preceding_section_summary`
-pub(crate) fn n345(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/following_section_preview`
-pub(crate) fn n346(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/relevant_research_files`
-pub(crate) fn n347(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n360, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/relevant_notes`
-pub(crate) fn n348(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n359, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/required_citations`
-pub(crate) fn n349(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n358, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/available_citations`
-pub(crate) fn n350(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n357, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/terminology_to_use`
-pub(crate) fn n351(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n356, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/terms_to_define`
-pub(crate) fn n352(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n355, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/style_guide`
-pub(crate) fn n353(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n32(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/word_budget`
-pub(crate) fn n354(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/terms_to_define/items`
-pub(crate) fn n355(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/terminology_to_use/items`
-pub(crate) fn n356(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/available_citations/items`
-pub(crate) fn n357(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/required_citations/items`
-pub(crate) fn n358(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/relevant_notes/items`
-pub(crate) fn n359(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/relevant_research_files/items`
-pub(crate) fn n360(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/key_points/items`
-pub(crate) fn n361(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/section_objectives/items`
-pub(crate) fn n362(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/parent_summary`
-pub(crate) fn n363(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok &= rt::max_words(v, 500, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/project_id`
-pub(crate) fn n364(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/document_title`
-pub(crate) fn n365(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_number`
-pub(crate) fn n366(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
     ok &= rt::types(v, &[Type::Integer], at, r);
-    ok &= rt::minimum(v, 1.0, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_id`
-pub(crate) fn n367(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_title`
-pub(crate) fn n368(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_type`
-pub(crate) fn n369(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n18(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_objectives`
-pub(crate) fn n370(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n388, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/research_questions_addressed`
-pub(crate) fn n371(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n387, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/contributions_supported`
-pub(crate) fn n372(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n386, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/section_assignments`
-pub(crate) fn n373(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n385, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/preceding_chapter_summary`
-pub(crate) fn n374(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/following_chapter_preview`
-pub(crate) fn n375(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/terminology_subset`
-pub(crate) fn n376(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n384, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/style_guide`
-pub(crate) fn n377(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n31(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_citations`
-pub(crate) fn n378(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n383, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/required_citations`
-pub(crate) fn n379(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n382, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/word_budget`
-pub(crate) fn n380(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/remaining_budget`
-pub(crate) fn n381(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Integer], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/required_citations/items`
-pub(crate) fn n382(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_citations/items`
-pub(crate) fn n383(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/terminology_subset/items`
-pub(crate) fn n384(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n33(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/section_assignments/items`
-pub(crate) fn n385(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n38(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/contributions_supported/items`
-pub(crate) fn n386(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/research_questions_addressed/items`
-pub(crate) fn n387(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_objectives/items`
-pub(crate) fn n388(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionAssignment/properties/section_id`
-pub(crate) fn n389(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionAssignment/properties/section_title`
-pub(crate) fn n390(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionAssignment/properties/word_budget`
-pub(crate) fn n391(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionAssignment/properties/dependencies`
-pub(crate) fn n392(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n395, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionAssignment/properties/writer_type`
-pub(crate) fn n393(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionAssignment/properties/status`
-pub(crate) fn n394(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n20(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionAssignment/properties/dependencies/items`
-pub(crate) fn n395(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/project_id`
-pub(crate) fn n396(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/title`
-pub(crate) fn n397(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/document_type`
-pub(crate) fn n398(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n17(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/research_questions`
-pub(crate) fn n399(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n419, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/contributions`
-pub(crate) fn n400(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n418, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/hypothesis`
-pub(crate) fn n401(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/terminology_glossary`
-pub(crate) fn n402(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n417, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/style_guide`
-pub(crate) fn n403(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n30(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_structure`
-pub(crate) fn n404(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n416, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_summaries`
-pub(crate) fn n405(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n415, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/bibliography_keys`
-pub(crate) fn n406(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n414, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/required_citations`
-pub(crate) fn n407(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n413, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/word_budget`
-pub(crate) fn n408(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n36(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/venue`
-pub(crate) fn n409(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String, Type::Null], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/submission_deadline`
-pub(crate) fn n410(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n14(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/created`
-pub(crate) fn n411(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/last_updated`
-pub(crate) fn n412(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/required_citations/items`
-pub(crate) fn n413(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/bibliography_keys/items`
-pub(crate) fn n414(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_summaries/items`
-pub(crate) fn n415(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n35(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_structure/items`
-pub(crate) fn n416(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n34(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/terminology_glossary/items`
-pub(crate) fn n417(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n33(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/contributions/items`
-pub(crate) fn n418(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/research_questions/items`
-pub(crate) fn n419(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/WordBudget/properties/total`
-pub(crate) fn n420(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/WordBudget/properties/per_chapter`
-pub(crate) fn n421(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::additional_properties(v, &[], &[], n422, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/WordBudget/properties/per_chapter/additionalProperties`
-pub(crate) fn n422(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterSummary/properties/chapter_id`
-pub(crate) fn n423(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterSummary/properties/status`
-pub(crate) fn n424(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n19(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterSummary/properties/summary`
-pub(crate) fn n425(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok &= rt::max_words(v, 200, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterSummary/properties/key_claims`
-pub(crate) fn n426(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n431, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterSummary/properties/defined_terms`
-pub(crate) fn n427(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n430, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterSummary/properties/cross_references`
-pub(crate) fn n428(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n429, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterSummary/properties/cross_references/items`
-pub(crate) fn n429(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterSummary/properties/defined_terms/items`
-pub(crate) fn n430(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterSummary/properties/key_claims/items`
-pub(crate) fn n431(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterOutline/properties/chapter_id`
-pub(crate) fn n432(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterOutline/properties/chapter_title`
-pub(crate) fn n433(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterOutline/properties/chapter_type`
-pub(crate) fn n434(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n18(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterOutline/properties/word_budget`
-pub(crate) fn n435(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterOutline/properties/sections`
-pub(crate) fn n436(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n437, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterOutline/properties/sections/items`
-pub(crate) fn n437(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/GlossaryEntry/properties/term`
-pub(crate) fn n438(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/GlossaryEntry/properties/definition`
-pub(crate) fn n439(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/GlossaryEntry/properties/abbreviation`
-pub(crate) fn n440(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/GlossaryEntry/properties/first_use_chapter`
-pub(crate) fn n441(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionStyleGuide/properties/citation_style`
-pub(crate) fn n442(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n21(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionStyleGuide/properties/methodology_type`
-pub(crate) fn n443(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n22(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/SectionStyleGuide/properties/tense_for_section`
-pub(crate) fn n444(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n23(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterStyleGuide/properties/citation_style`
-pub(crate) fn n445(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n21(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterStyleGuide/properties/methodology_type`
-pub(crate) fn n446(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n22(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterStyleGuide/properties/tense_rules`
-pub(crate) fn n447(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n24(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/ChapterStyleGuide/properties/formatting`
-pub(crate) fn n448(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n29(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/StyleGuide/properties/citation_style`
-pub(crate) fn n449(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n21(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/StyleGuide/properties/methodology_type`
-pub(crate) fn n450(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n22(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/StyleGuide/properties/tense_rules`
-pub(crate) fn n451(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n24(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/StyleGuide/properties/formatting`
-pub(crate) fn n452(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n29(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/StyleGuide/properties/evidence_standards`
-pub(crate) fn n453(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/Formatting/properties/heading_style`
-pub(crate) fn n454(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n25(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/Formatting/properties/figure_prefix`
-pub(crate) fn n455(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n26(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/Formatting/properties/table_prefix`
-pub(crate) fn n456(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n27(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/Formatting/properties/equation_numbering`
-pub(crate) fn n457(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n28(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/TenseRules/properties/methods`
-pub(crate) fn n458(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n23(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/TenseRules/properties/results`
-pub(crate) fn n459(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n23(v, at, r);
-    ok
-}
-
-/// `schemas/paper-context.json#/$defs/TenseRules/properties/discussion`
-pub(crate) fn n460(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n23(v, at, r);
-    ok
-}
-
-/// `schemas/message-envelope.json#/properties/id`
-pub(crate) fn n461(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/message-envelope.json#/properties/context`
-pub(crate) fn n462(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n15(v, at, r);
-    ok
-}
-
-/// `schemas/message-envelope.json#/properties/correlation_id`
-pub(crate) fn n463(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/message-envelope.json#/properties/kind`
-pub(crate) fn n464(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/message-envelope.json#/properties/payload`
-pub(crate) fn n465(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Object], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ReportContextInput/properties/agentId`
-pub(crate) fn n466(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ReportContextInput/properties/contextWindow`
-pub(crate) fn n467(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n2(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects`
-pub(crate) fn n468(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n472, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks`
-pub(crate) fn n469(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n471, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ReportContextInput/properties/capabilities`
-pub(crate) fn n470(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n8(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks/items`
-pub(crate) fn n471(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n6(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects/items`
-pub(crate) fn n472(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n5(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/MemoryState/properties/conversationLength`
-pub(crate) fn n473(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/MemoryState/properties/oldestMessage`
-pub(crate) fn n474(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/MemoryState/properties/systemPromptTokens`
-pub(crate) fn n475(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/MemoryState/properties/conversationTokens`
-pub(crate) fn n476(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/MemoryState/properties/remainingForWork`
-pub(crate) fn n477(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately`
-pub(crate) fn n478(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::unique_items(v, at, r);
-    ok &= rt::items(v, 0, n482, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/Capabilities/properties/needsContextLoad`
-pub(crate) fn n479(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::unique_items(v, at, r);
-    ok &= rt::items(v, 0, n481, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/Capabilities/properties/estimatedLoadTime`
-pub(crate) fn n480(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Number], at, r);
     ok &= rt::minimum(v, 0.0, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/Capabilities/properties/needsContextLoad/items`
-pub(crate) fn n481(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately/items`
-pub(crate) fn n482(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedDocument/properties/type`
-pub(crate) fn n483(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedDocument/properties/path`
-pub(crate) fn n484(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedDocument/properties/sizeInTokens`
-pub(crate) fn n485(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedDocument/properties/loadedAt`
-pub(crate) fn n486(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedTask/properties/taskId`
-pub(crate) fn n487(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedTask/properties/taskName`
-pub(crate) fn n488(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedTask/properties/contextLoaded`
-pub(crate) fn n489(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Boolean], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedTask/properties/relevantFiles`
-pub(crate) fn n490(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedTask/properties/tokensUsed`
-pub(crate) fn n491(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedProject/properties/projectId`
-pub(crate) fn n492(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedProject/properties/projectName`
-pub(crate) fn n493(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedProject/properties/loadedAt`
-pub(crate) fn n494(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedProject/properties/filesLoaded`
-pub(crate) fn n495(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedProject/properties/categories`
-pub(crate) fn n496(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n4(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedProject/properties/sizeInTokens`
-pub(crate) fn n497(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/LoadedProject/properties/freshness`
-pub(crate) fn n498(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n3(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/FileCategoryCounts/additionalProperties`
-pub(crate) fn n499(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextWindow/properties/totalTokens`
-pub(crate) fn n500(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextWindow/properties/percentFull`
-pub(crate) fn n501(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Number], at, r);
-    ok &= rt::minimum(v, 0.0, at, r);
-    ok &= rt::maximum(v, 100.0, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextWindow/properties/availableTokens`
-pub(crate) fn n502(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/agentId`
-pub(crate) fn n503(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::String], at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/reportTimestamp`
-pub(crate) fn n504(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n13(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/modelContextSize`
-pub(crate) fn n505(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n12(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/contextWindow`
-pub(crate) fn n506(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n2(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedProjects`
-pub(crate) fn n507(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n514, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedTasks`
-pub(crate) fn n508(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n513, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments`
-pub(crate) fn n509(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= rt::types(v, &[Type::Array], at, r);
-    ok &= rt::items(v, 0, n512, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/capabilities`
-pub(crate) fn n510(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n8(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/memoryState`
-pub(crate) fn n511(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n9(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments/items`
-pub(crate) fn n512(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n7(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedTasks/items`
-pub(crate) fn n513(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n6(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedProjects/items`
-pub(crate) fn n514(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n5(v, at, r);
-    ok
-}
-
-/// `schemas/agent-context-report.json#/$defs/AgentContextReport/properties/contextReport`
-pub(crate) fn n515(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let mut ok = true;
-    ok &= n1(v, at, r);
+    ok &= rt::maximum(v, 1.0, at, r);
     ok
 }

@@ -1,0 +1,633 @@
+//! `src/validators.ts`: one function per node of the validation program.
+//!
+//! Each check becomes a few statements; the statements are listed flat with their depth so
+//! the template can lay them out without recursion.
+
+use askama::Template;
+use serde_json::Value;
+
+use super::{fits, num_lit, str_lit, ts_literal, Ctx, Import, GENERATED};
+use crate::ir::{Check, Format, JsonType, Node};
+
+/// Names on `Object.prototype`: reading them needs an own-property test.
+const PROTO: &[&str] = &[
+    "__proto__",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+    "constructor",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+];
+
+#[derive(Template)]
+#[template(path = "typescript/validators.ts.j2", escape = "none")]
+pub(crate) struct ValidatorsView {
+    header: &'static str,
+    imports: Vec<Import>,
+    patterns: Vec<PatternConst>,
+    keys: Vec<KeyConst>,
+    consts: Vec<ListConst>,
+    nodes: Vec<NodeView>,
+}
+
+pub(crate) struct PatternConst {
+    name: String,
+    source: String,
+    inline: bool,
+}
+
+/// A module-level constant holding a list (`new Set([...])` or an array).
+pub(crate) struct ListConst {
+    name: String,
+    /// The text before the items (`new Set<unknown>(`), without the bracket.
+    open: String,
+    close: &'static str,
+    items: Vec<String>,
+    inline: bool,
+}
+
+pub(crate) struct NodeView {
+    name: String,
+    origin: String,
+    lines: Vec<Line>,
+}
+
+/// One statement (or block boundary) at an indentation.
+pub(crate) struct Line {
+    pub indent: String,
+    pub kind: LineKind,
+}
+
+pub(crate) enum LineKind {
+    /// `if (test) {`: checks that apply to one JSON type.
+    Block { test: String },
+    /// `const name = expr;`
+    Const { name: String, expr: String },
+    /// `for (let i = from; i < v.length; i++) {`
+    Items { from: usize },
+    /// `for (const k in v) {`
+    Keys,
+    /// `}`
+    Close,
+    /// `if (cond) { if (r === null) return false; ok = false | report(...); }`
+    Check { cond: Cond, report: Option<Report> },
+}
+
+pub(crate) struct Cond {
+    pub parts: Vec<String>,
+    /// On one line; otherwise one part per line, as prettier breaks `&&` chains.
+    pub inline: bool,
+}
+
+pub(crate) struct Report {
+    pub at: String,
+    pub keyword: String,
+    pub param: Option<String>,
+    pub inline: bool,
+}
+
+struct Builder<'c> {
+    ctx: &'c Ctx<'c>,
+    consts: Vec<ListConst>,
+    runtime: std::collections::BTreeSet<&'static str>,
+    /// Locals declared so far in the current node.
+    locals: usize,
+    keys: Vec<KeyConst>,
+}
+
+/// Longest property-name literal written inline; longer ones become constants.
+const MAX_INLINE_KEY: usize = 40;
+
+/// A module-level constant holding a long property name.
+pub(crate) struct KeyConst {
+    name: String,
+    value: String,
+    inline: bool,
+}
+
+pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
+    let mut b = Builder { ctx, consts: Vec::new(), runtime: Default::default(), locals: 0, keys: Vec::new() };
+    b.runtime.insert("report");
+    let mut nodes = Vec::new();
+    for (i, node) in ctx.ir.program.nodes.iter().enumerate() {
+        nodes.push(NodeView {
+            name: format!("n{i}"),
+            origin: node.origin.to_string().replace("*/", "*\\/"),
+            lines: b.node(node),
+        });
+    }
+    let patterns = ctx
+        .ir
+        .program
+        .patterns
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let source = str_lit(&p.source);
+            let inline = fits(0, &format!("const P{i} = new RegExp({source}, \"u\");"));
+            PatternConst { name: format!("P{i}"), source, inline }
+        })
+        .collect();
+    let runtime: Vec<String> = b.runtime.iter().map(|s| s.to_string()).collect();
+    let imports = vec![
+        Import::new(false, runtime, "./runtime.js"),
+        Import::new(true, vec!["Path".into(), "Reporter".into()], "./runtime.js"),
+    ];
+    ValidatorsView { header: GENERATED, imports, patterns, keys: b.keys, consts: b.consts, nodes }
+}
+
+fn indent(depth: usize) -> String {
+    "  ".repeat(depth)
+}
+
+impl Builder<'_> {
+    fn list_const(&mut self, prefix: &str, open: &str, close: &'static str, items: Vec<String>) -> String {
+        let name = format!("{prefix}{}", self.consts.len());
+        let inline = fits(0, &format!("const {name} = {open}[{}]{close};", items.join(", ")));
+        self.consts.push(ListConst { name: name.clone(), open: open.to_string(), close, items, inline });
+        name
+    }
+
+    fn use_rt(&mut self, name: &'static str) -> &'static str {
+        self.runtime.insert(name);
+        name
+    }
+
+    fn cond(depth: usize, parts: Vec<String>) -> Cond {
+        let inline = fits(depth * 2, &format!("if ({}) {{", parts.join(" && ")));
+        Cond { parts, inline }
+    }
+
+    fn check(&mut self, lines: &mut Vec<Line>, depth: usize, parts: Vec<String>, report: Option<(&str, &str, Option<String>)>) {
+        let cond = Self::cond(depth, parts);
+        let report = report.map(|(at, keyword, param)| {
+            let kw = str_lit(keyword);
+            let args = match &param {
+                Some(p) => format!("r, {at}, {kw}, {p}"),
+                None => format!("r, {at}, {kw}"),
+            };
+            let inline = fits(depth * 2 + 2, &format!("ok = report({args});"));
+            Report { at: at.to_string(), keyword: kw, param, inline }
+        });
+        lines.push(Line { indent: indent(depth), kind: LineKind::Check { cond, report } });
+    }
+
+    /// The node a call goes to: nodes that only forward to another node (`$ref`) are skipped.
+    fn target(&self, mut node: usize) -> usize {
+        for _ in 0..64 {
+            match self.ctx.ir.program.nodes[node].checks.as_slice() {
+                [Check::Ref(next)] if *next != node => node = *next,
+                _ => break,
+            }
+        }
+        node
+    }
+
+    /// A child-node call that reports through `r`.
+    fn call(&self, node: usize, value: &str, at: &str) -> String {
+        format!("n{}({value}, {at}, r)", self.target(node))
+    }
+
+    /// A child-node call in quick mode.
+    fn quick(&self, node: usize, value: &str) -> String {
+        format!("n{}({value}, null, null)", self.target(node))
+    }
+
+    /// Reading a property of the object `v`.
+    fn prop(&mut self, name: &str) -> String {
+        let key = self.key(name);
+        if PROTO.contains(&name) {
+            self.use_rt("own");
+            format!("own(v, {key})")
+        } else {
+            format!("v[{key}]")
+        }
+    }
+
+    /// A property name in code: its literal, or for a long name a module-level constant, so
+    /// every statement that mentions it fits the print width.
+    fn key(&mut self, name: &str) -> String {
+        let lit = str_lit(name);
+        if lit.chars().count() <= MAX_INLINE_KEY {
+            return lit;
+        }
+        if let Some(k) = self.keys.iter().find(|k| k.value == lit) {
+            return k.name.clone();
+        }
+        let name = format!("S{}", self.keys.len());
+        let inline = fits(0, &format!("const {name} = {lit};"));
+        self.keys.push(KeyConst { name: name.clone(), value: lit, inline });
+        name
+    }
+
+    fn sub(&mut self, key: &str) -> String {
+        self.use_rt("sub");
+        format!("sub(r, at, {key})")
+    }
+
+    fn node(&mut self, node: &Node) -> Vec<Line> {
+        self.locals = 0;
+        let mut lines = Vec::new();
+        let mut strings = Vec::new();
+        let mut numbers = Vec::new();
+        let mut arrays = Vec::new();
+        let mut objects = Vec::new();
+        for c in &node.checks {
+            match c {
+                Check::MinLength(_) | Check::MaxLength(_) | Check::Pattern(_) | Check::Format(_) | Check::MaxWords(_) => {
+                    strings.push(c)
+                }
+                Check::Minimum(_)
+                | Check::Maximum(_)
+                | Check::ExclusiveMinimum(_)
+                | Check::ExclusiveMaximum(_)
+                | Check::MultipleOf(_) => numbers.push(c),
+                Check::MinItems(_)
+                | Check::MaxItems(_)
+                | Check::UniqueItems
+                | Check::PrefixItems(_)
+                | Check::Items { .. }
+                | Check::NoItems { .. }
+                | Check::Contains { .. } => arrays.push(c),
+                Check::Properties(_)
+                | Check::PatternProperties(_)
+                | Check::AdditionalProperties { .. }
+                | Check::NoAdditionalProperties { .. }
+                | Check::Required(_)
+                | Check::MinProperties(_)
+                | Check::MaxProperties(_)
+                | Check::PropertyNames(_)
+                | Check::DependentRequired(_)
+                | Check::DependentSchemas(_) => objects.push(c),
+                _ => self.any_check(&mut lines, c),
+            }
+        }
+        let groups: [(&str, Vec<&Check>); 4] = [
+            ("typeof v === \"string\"", strings),
+            ("typeof v === \"number\"", numbers),
+            ("isArray(v)", arrays),
+            ("isObject(v)", objects),
+        ];
+        for (test, checks) in groups {
+            if checks.is_empty() {
+                continue;
+            }
+            if test.starts_with("isArray") {
+                self.use_rt("isArray");
+            }
+            if test.starts_with("isObject") {
+                self.use_rt("isObject");
+            }
+            lines.push(Line { indent: indent(1), kind: LineKind::Block { test: test.to_string() } });
+            for c in checks {
+                self.typed_check(&mut lines, c);
+            }
+            lines.push(Line { indent: indent(1), kind: LineKind::Close });
+        }
+        lines
+    }
+
+    /// Checks that apply to any value (depth 1).
+    fn any_check(&mut self, lines: &mut Vec<Line>, c: &Check) {
+        let d = 1;
+        match c {
+            Check::False => self.check(lines, d, vec!["true".into()], Some(("at", "false", None))),
+            Check::Type(ts) => {
+                let tests: Vec<String> = ts.iter().map(|t| self.type_test(*t)).collect();
+                let names = ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
+                let cond = if tests.len() == 1 { negate(&tests[0]) } else { format!("!({})", tests.join(" || ")) };
+                self.check(lines, d, vec![cond], Some(("at", "type", Some(str_lit(&names)))));
+            }
+            Check::Const(v) => {
+                let cond = match v {
+                    Value::Null | Value::Bool(_) | Value::String(_) => format!("v !== {}", ts_literal(v)),
+                    Value::Number(_) => format!("v !== {}", ts_literal(v)),
+                    _ => {
+                        self.use_rt("includes");
+                        let name = self.list_const("C", "", "", vec![ts_literal(v)]);
+                        format!("!includes({name}, v)")
+                    }
+                };
+                self.check(lines, d, vec![cond], Some(("at", "const", None)));
+            }
+            Check::Enum(vs) => {
+                let scalar = vs.iter().all(|v| !v.is_object() && !v.is_array());
+                let items: Vec<String> = vs.iter().map(ts_literal).collect();
+                let cond = if scalar {
+                    let name = self.list_const("E", "new Set<unknown>(", ")", items);
+                    format!("!{name}.has(v)")
+                } else {
+                    self.use_rt("includes");
+                    let name = self.list_const("E", "", "", items);
+                    format!("!includes({name}, v)")
+                };
+                self.check(lines, d, vec![cond], Some(("at", "enum", None)));
+            }
+            Check::Ref(n) => self.check(lines, d, vec![format!("!{}", self.call(*n, "v", "at"))], None),
+            Check::AnyOf(ns) => {
+                let parts: Vec<String> = ns.iter().map(|n| format!("!{}", self.quick(*n, "v"))).collect();
+                self.check(lines, d, parts, Some(("at", "anyOf", None)));
+            }
+            Check::OneOf(ns) => {
+                let items: Vec<String> = ns.iter().map(|n| format!("n{}", self.target(*n))).collect();
+                let name = self.list_const("B", "", "", items);
+                self.use_rt("countMatches");
+                self.check(lines, d, vec![format!("countMatches(v, {name}) !== 1")], Some(("at", "oneOf", None)));
+            }
+            Check::Not(n) => self.check(lines, d, vec![self.quick(*n, "v")], Some(("at", "not", None))),
+            Check::IfThenElse { cond, then, otherwise } => {
+                let test = self.quick(*cond, "v");
+                let parts = match (then, otherwise) {
+                    (Some(t), Some(e)) => {
+                        vec![format!("{test} ? !{} : !{}", self.call(*t, "v", "at"), self.call(*e, "v", "at"))]
+                    }
+                    (Some(t), None) => vec![test, format!("!{}", self.call(*t, "v", "at"))],
+                    (None, Some(e)) => vec![format!("!{test}"), format!("!{}", self.call(*e, "v", "at"))],
+                    (None, None) => return,
+                };
+                self.check(lines, d, parts, None);
+            }
+            _ => unreachable!("typed checks are grouped"),
+        }
+    }
+
+    fn type_test(&mut self, t: JsonType) -> String {
+        match t {
+            JsonType::Null => "v === null".into(),
+            JsonType::Boolean => "typeof v === \"boolean\"".into(),
+            JsonType::Object => {
+                self.use_rt("isObject");
+                "isObject(v)".into()
+            }
+            JsonType::Array => {
+                self.use_rt("isArray");
+                "isArray(v)".into()
+            }
+            JsonType::Number => "typeof v === \"number\"".into(),
+            JsonType::String => "typeof v === \"string\"".into(),
+            JsonType::Integer => "Number.isInteger(v)".into(),
+        }
+    }
+
+    /// The failing test of a single JSON type on a value expression.
+    fn type_fail(&mut self, t: JsonType, value: &str) -> String {
+        match t {
+            JsonType::Null => format!("{value} !== null"),
+            JsonType::Boolean => format!("typeof {value} !== \"boolean\""),
+            JsonType::Object => {
+                self.use_rt("isObject");
+                format!("!isObject({value})")
+            }
+            JsonType::Array => {
+                self.use_rt("isArray");
+                format!("!isArray({value})")
+            }
+            JsonType::Number => format!("typeof {value} !== \"number\""),
+            JsonType::String => format!("typeof {value} !== \"string\""),
+            JsonType::Integer => format!("!Number.isInteger({value})"),
+        }
+    }
+
+    /// The type of a child node that checks nothing but one JSON type: such a node is
+    /// checked inline instead of called.
+    fn leaf_type(&self, node: usize) -> Option<JsonType> {
+        match self.ctx.ir.program.nodes[self.target(node)].checks.as_slice() {
+            [Check::Type(ts)] if ts.len() == 1 => Some(ts[0]),
+            _ => None,
+        }
+    }
+
+    /// Checks inside a JSON-type block (depth 2).
+    fn typed_check(&mut self, lines: &mut Vec<Line>, c: &Check) {
+        let d = 2;
+        let num = |x: &f64| num_lit(*x);
+        match c {
+            Check::MinLength(n) => {
+                self.use_rt("minLength");
+                self.check(lines, d, vec![format!("!minLength(v, {n})")], Some(("at", "minLength", Some(n.to_string()))))
+            }
+            Check::MaxLength(n) => {
+                self.use_rt("maxLength");
+                self.check(lines, d, vec![format!("!maxLength(v, {n})")], Some(("at", "maxLength", Some(n.to_string()))))
+            }
+            Check::Pattern(p) => self.check(
+                lines,
+                d,
+                vec![format!("!P{p}.test(v)")],
+                Some(("at", "pattern", Some(str_lit(&self.ctx.ir.program.patterns[*p].source)))),
+            ),
+            Check::Format(f) => {
+                let func = format_fn(*f);
+                self.use_rt(func);
+                self.check(lines, d, vec![format!("!{func}(v)")], Some(("at", "format", Some(str_lit(f.as_str())))))
+            }
+            Check::MaxWords(n) => {
+                self.use_rt("wordCount");
+                self.check(lines, d, vec![format!("wordCount(v) > {n}")], Some(("at", "x-max-words", Some(n.to_string()))))
+            }
+            Check::Minimum(x) => self.check(lines, d, vec![format!("v < {}", num(x))], Some(("at", "minimum", Some(num(x))))),
+            Check::Maximum(x) => self.check(lines, d, vec![format!("v > {}", num(x))], Some(("at", "maximum", Some(num(x))))),
+            Check::ExclusiveMinimum(x) => {
+                self.check(lines, d, vec![format!("v <= {}", num(x))], Some(("at", "exclusiveMinimum", Some(num(x)))))
+            }
+            Check::ExclusiveMaximum(x) => {
+                self.check(lines, d, vec![format!("v >= {}", num(x))], Some(("at", "exclusiveMaximum", Some(num(x)))))
+            }
+            Check::MultipleOf(x) => {
+                self.use_rt("isMultipleOf");
+                self.check(
+                    lines,
+                    d,
+                    vec![format!("!isMultipleOf(v, {})", num(x))],
+                    Some(("at", "multipleOf", Some(num(x)))),
+                )
+            }
+            Check::MinItems(n) => {
+                self.check(lines, d, vec![format!("v.length < {n}")], Some(("at", "minItems", Some(n.to_string()))))
+            }
+            Check::MaxItems(n) => {
+                self.check(lines, d, vec![format!("v.length > {n}")], Some(("at", "maxItems", Some(n.to_string()))))
+            }
+            Check::UniqueItems => {
+                self.use_rt("hasDuplicates");
+                self.check(lines, d, vec!["hasDuplicates(v)".into()], Some(("at", "uniqueItems", None)))
+            }
+            Check::PrefixItems(ns) => {
+                for (i, n) in ns.iter().enumerate() {
+                    let at = self.sub(&i.to_string());
+                    let call = self.call(*n, &format!("v[{i}]"), &at);
+                    self.check(lines, d, vec![format!("v.length > {i}"), format!("!{call}")], None);
+                }
+            }
+            Check::Items { from, node } => {
+                lines.push(Line { indent: indent(d), kind: LineKind::Items { from: *from } });
+                let at = self.sub("i");
+                if let Some(t) = self.leaf_type(*node) {
+                    let fail = self.type_fail(t, "v[i]");
+                    self.check(lines, d + 1, vec![fail], Some((&at, "type", Some(str_lit(t.as_str())))));
+                } else {
+                    self.check(lines, d + 1, vec![format!("!{}", self.call(*node, "v[i]", &at))], None);
+                }
+                lines.push(Line { indent: indent(d), kind: LineKind::Close });
+            }
+            Check::NoItems { from, keyword } => {
+                lines.push(Line { indent: indent(d), kind: LineKind::Items { from: *from } });
+                let at = self.sub("i");
+                self.check(lines, d + 1, vec!["true".into()], Some((&at, keyword, None)));
+                lines.push(Line { indent: indent(d), kind: LineKind::Close });
+            }
+            Check::Contains { node, min, max } => {
+                self.use_rt("countValid");
+                lines.push(Line {
+                    indent: indent(d),
+                    kind: LineKind::Const { name: "c".into(), expr: format!("countValid(v, n{})", self.target(*node)) },
+                });
+                self.check(lines, d, vec![format!("c < {min}")], Some(("at", "contains", Some(min.to_string()))));
+                if let Some(m) = max {
+                    self.check(lines, d, vec![format!("c > {m}")], Some(("at", "maxContains", Some(m.to_string()))));
+                }
+            }
+            Check::Properties(ps) => {
+                for (name, n) in ps {
+                    if self.ctx.ir.program.nodes[*n].is_trivial() {
+                        continue;
+                    }
+                    let read = self.prop(name);
+                    let local = format!("p{}", self.locals);
+                    self.locals += 1;
+                    lines.push(Line { indent: indent(d), kind: LineKind::Const { name: local.clone(), expr: read } });
+                    let key = self.key(name);
+                    let at = self.sub(&key);
+                    if let Some(t) = self.leaf_type(*n) {
+                        let fail = self.type_fail(t, &local);
+                        let param = str_lit(t.as_str());
+                        let parts = vec![format!("{local} !== undefined"), fail];
+                        self.check(lines, d, parts, Some((&at, "type", Some(param))));
+                        continue;
+                    }
+                    let call = self.call(*n, &local, &at);
+                    self.check(lines, d, vec![format!("{local} !== undefined"), format!("!{call}")], None);
+                }
+            }
+            Check::PatternProperties(ps) => {
+                lines.push(Line { indent: indent(d), kind: LineKind::Keys });
+                for (p, n) in ps {
+                    let at = self.sub("k");
+                    let call = self.call(*n, "v[k]", &at);
+                    self.check(lines, d + 1, vec![format!("P{p}.test(k)"), format!("!{call}")], None);
+                }
+                lines.push(Line { indent: indent(d), kind: LineKind::Close });
+            }
+            Check::AdditionalProperties { known, patterns, node } => {
+                let (k, ps) = self.known(known, patterns);
+                self.use_rt("isUnknown");
+                lines.push(Line { indent: indent(d), kind: LineKind::Keys });
+                let at = self.sub("k");
+                let call = self.call(*node, "v[k]", &at);
+                self.check(lines, d + 1, vec![format!("isUnknown(k, {k}, {ps})"), format!("!{call}")], None);
+                lines.push(Line { indent: indent(d), kind: LineKind::Close });
+            }
+            Check::NoAdditionalProperties { known, patterns } => {
+                let (k, ps) = self.known(known, patterns);
+                self.use_rt("hasUnknown");
+                self.check(lines, d, vec![format!("hasUnknown(v, {k}, {ps})")], Some(("at", "additionalProperties", None)));
+            }
+            Check::Required(names) => {
+                for name in names {
+                    let read = self.prop(name);
+                    let key = self.key(name);
+                    self.check(
+                        lines,
+                        d,
+                        vec![format!("{read} === undefined")],
+                        Some(("at", "required", Some(key))),
+                    );
+                }
+            }
+            Check::MinProperties(n) => self.check(
+                lines,
+                d,
+                vec![format!("Object.keys(v).length < {n}")],
+                Some(("at", "minProperties", Some(n.to_string()))),
+            ),
+            Check::MaxProperties(n) => self.check(
+                lines,
+                d,
+                vec![format!("Object.keys(v).length > {n}")],
+                Some(("at", "maxProperties", Some(n.to_string()))),
+            ),
+            Check::PropertyNames(n) => {
+                lines.push(Line { indent: indent(d), kind: LineKind::Keys });
+                self.check(lines, d + 1, vec![format!("!{}", self.quick(*n, "k"))], Some(("at", "propertyNames", Some("k".into()))));
+                lines.push(Line { indent: indent(d), kind: LineKind::Close });
+            }
+            Check::DependentRequired(deps) => {
+                for (name, required) in deps {
+                    let read = self.prop(name);
+                    for req in required {
+                        let other = self.prop(req);
+                        let key = self.key(req);
+                        self.check(
+                            lines,
+                            d,
+                            vec![format!("{read} !== undefined"), format!("{other} === undefined")],
+                            Some(("at", "dependentRequired", Some(key))),
+                        );
+                    }
+                }
+            }
+            Check::DependentSchemas(deps) => {
+                for (name, n) in deps {
+                    let read = self.prop(name);
+                    self.check(lines, d, vec![format!("{read} !== undefined"), format!("!{}", self.call(*n, "v", "at"))], None);
+                }
+            }
+            _ => unreachable!("untyped checks are not grouped"),
+        }
+    }
+
+    /// The constants naming the listed properties and patterns of an object schema.
+    fn known(&mut self, known: &[String], patterns: &[usize]) -> (String, String) {
+        let k = self.list_const("K", "new Set<string>(", ")", known.iter().map(|s| str_lit(s)).collect());
+        let ps = if patterns.is_empty() {
+            "[]".to_string()
+        } else {
+            self.list_const("R", "", "", patterns.iter().map(|p| format!("P{p}")).collect())
+        };
+        (k, ps)
+    }
+}
+
+fn negate(test: &str) -> String {
+    if let Some(rest) = test.strip_prefix("typeof v === ") {
+        format!("typeof v !== {rest}")
+    } else if test == "v === null" {
+        "v !== null".into()
+    } else {
+        format!("!{test}")
+    }
+}
+
+fn format_fn(f: Format) -> &'static str {
+    match f {
+        Format::DateTime => "isDateTime",
+        Format::Date => "isDate",
+        Format::Time => "isTime",
+        Format::Duration => "isDuration",
+        Format::Email => "isEmail",
+        Format::Hostname => "isHostname",
+        Format::Ipv4 => "isIpv4",
+        Format::Ipv6 => "isIpv6",
+        Format::Uri => "isUri",
+        Format::UriReference => "isUriReference",
+        Format::Uuid => "isUuid",
+        Format::JsonPointer => "isJsonPointer",
+        Format::Regex => "isRegex",
+    }
+}

@@ -1,0 +1,85 @@
+// Runs every helper vector of tests/vectors/helpers/*.json against the generated helpers:
+// `expected` results compare by the rules of the helper README (numbers within 1e-9, arrays
+// in order, objects by key set); `error` cases must throw a HelperError with that code.
+
+import { strict as assert } from "node:assert";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+
+import * as pkg from "../pkg/src/index.js";
+
+interface HelperCase {
+  helper: string;
+  description: string;
+  args: unknown[];
+  expected?: unknown;
+  error?: string;
+}
+
+const root = join(process.env["CTXGEN_VECTORS"] ?? "tests/vectors", "helpers");
+const members = pkg as unknown as { [name: string]: unknown };
+
+/** Equality by the comparison rules of the helper specification. */
+function same(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" && typeof b === "number") {
+    return Math.abs(a - b) <= 1e-9;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) {
+      return false;
+    }
+    return a.every((x, i) => same(x, b[i]));
+  }
+  if (typeof a === "object" && typeof b === "object" && a && b) {
+    const x = a as { [key: string]: unknown };
+    const y = b as { [key: string]: unknown };
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    return keys.every((k) => Object.hasOwn(y, k) && same(x[k], y[k]));
+  }
+  return a === b;
+}
+
+let total = 0;
+
+for (const file of readdirSync(root).sort()) {
+  if (!file.endsWith(".json")) continue;
+  const { group, cases } = JSON.parse(
+    readFileSync(join(root, file), "utf8"),
+  ) as { group: string; cases: HelperCase[] };
+  total += cases.length;
+  describe(group, () => {
+    for (const c of cases) {
+      test(`${c.helper}: ${c.description}`, () => {
+        const fn = members[c.helper];
+        if (typeof fn !== "function") {
+          throw new Error(`the package has no helper ${c.helper}`);
+        }
+        const call = () => (fn as (...args: unknown[]) => unknown)(...c.args);
+        if (c.error !== undefined) {
+          assert.throws(call, (e: unknown) => {
+            assert.ok(e instanceof pkg.HelperError, `not a HelperError: ${e}`);
+            assert.equal(e.code, c.error);
+            return true;
+          });
+        } else {
+          const got = call();
+          assert.ok(
+            same(got, c.expected),
+            `got ${JSON.stringify(got)}, expected ${JSON.stringify(c.expected)}`,
+          );
+          if (c.helper.endsWith("FallbackAction")) {
+            (got as { [key: string]: unknown })["mutated"] = true;
+            assert.ok(same(call(), c.expected), "fallbacks must be fresh");
+          }
+        }
+      });
+    }
+  });
+}
+
+test("helper vector count", () => {
+  console.log(`helper vectors: ${total}`);
+  assert.ok(total >= 385);
+});
