@@ -1,0 +1,468 @@
+"""The packages generated from the feature fixtures (tests/fixtures/python/<feature>/).
+
+``run.sh`` generates each fixture as the package ``fixture_<feature>``. For every case the
+test checks the exact (pointer, keyword) pairs, that the independent ``jsonschema``
+library agrees on the verdict (where the keyword is standard), and that valid instances
+parse into the typed models and round-trip.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from pydantic import BaseModel
+from pydantic import ValidationError as PydanticValidationError
+from referencing import Registry, Resource
+
+from conftest import ROOT, load_json
+
+FIXTURES = ROOT / "tests" / "fixtures" / "python"
+
+Pairs = list[tuple[str, str]]
+# (feature, schema file, pointer, type name, instance, expected pairs)
+CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
+    ("objects", "objects.json", "", "Order", {"orderId": "a", "price": 1}, []),
+    (
+        "objects",
+        "objects.json",
+        "",
+        "Order",
+        {
+            "orderId": "a",
+            "price": 2.5,
+            "note": None,
+            "address": {"street": "s"},
+            "counts": {"a": 1, "b": 2.0},
+            "anything": [1, {"x": None}],
+        },
+        [],
+    ),
+    (
+        "objects",
+        "objects.json",
+        "",
+        "Order",
+        {"price": "1"},
+        [("", "required"), ("/price", "type")],
+    ),
+    (
+        "objects",
+        "objects.json",
+        "",
+        "Order",
+        {"orderId": "a", "price": True},
+        [("/price", "type")],
+    ),
+    (
+        "objects",
+        "objects.json",
+        "",
+        "Order",
+        {"orderId": "a", "price": 1, "quantity": "1"},
+        [("/quantity", "type")],
+    ),
+    (
+        "objects",
+        "objects.json",
+        "",
+        "Order",
+        {"orderId": "a", "price": 1, "address": {"street": "s", "x": 1, "y": 2}},
+        [("/address", "additionalProperties")],
+    ),
+    (
+        "objects",
+        "objects.json",
+        "",
+        "Order",
+        {"orderId": "a", "price": 1, "counts": {"a": 1.5}},
+        [("/counts/a", "type")],
+    ),
+    (
+        "enums",
+        "enums.json",
+        "/$defs/Paint",
+        "Paint",
+        {"color": 'it\'s "quoted"', "level": True},
+        [],
+    ),
+    (
+        "enums",
+        "enums.json",
+        "/$defs/Paint",
+        "Paint",
+        {"color": "red", "level": 1.0, "fixed": "fixed"},
+        [],
+    ),
+    (
+        "enums",
+        "enums.json",
+        "/$defs/Paint",
+        "Paint",
+        {"color": "red", "level": 2.5},
+        [("/level", "enum")],
+    ),
+    (
+        "enums",
+        "enums.json",
+        "/$defs/Paint",
+        "Paint",
+        {"color": "red", "level": 1, "shade": "mid"},
+        [("/shade", "enum")],
+    ),
+    (
+        "enums",
+        "enums.json",
+        "/$defs/Paint",
+        "Paint",
+        {"color": "red", "fixed": "x"},
+        [("/fixed", "const")],
+    ),
+    (
+        "enums",
+        "enums.json",
+        "/$defs/Paint",
+        "Paint",
+        {"color": 1},
+        [("/color", "enum"), ("/color", "type")],
+    ),
+    (
+        "unions",
+        "unions.json",
+        "/$defs/Drawing",
+        "Drawing",
+        {
+            "shapes": [{"kind": "circle", "radius": 1}, {"kind": "square", "side": 2}],
+            "label": 1.0,
+            "maybe": None,
+        },
+        [],
+    ),
+    (
+        "unions",
+        "unions.json",
+        "/$defs/Drawing",
+        "Drawing",
+        {"shapes": [{"kind": "tri"}]},
+        [("/shapes/0", "oneOf")],
+    ),
+    (
+        "unions",
+        "unions.json",
+        "/$defs/Drawing",
+        "Drawing",
+        {"shapes": [], "label": 1.5},
+        [("/label", "anyOf")],
+    ),
+    (
+        "unions",
+        "unions.json",
+        "/$defs/Drawing",
+        "Drawing",
+        {"shapes": [], "maybe": {"kind": "square"}},
+        [("/maybe", "anyOf")],
+    ),
+    (
+        "recursion",
+        "recursion.json",
+        "/$defs/Tree",
+        "Tree",
+        {
+            "value": "a",
+            "children": [{"value": "b", "children": [{"value": "c"}]}],
+            "parent": {"value": "p"},
+        },
+        [],
+    ),
+    (
+        "recursion",
+        "recursion.json",
+        "/$defs/Tree",
+        "Tree",
+        {"value": "a", "children": [{"value": "b", "children": [{}]}]},
+        [("/children/0/children/0", "required")],
+    ),
+    (
+        "recursion",
+        "recursion.json",
+        "/$defs/Sum",
+        "Sum",
+        {"terms": [1, {"terms": [2, 3.5]}]},
+        [],
+    ),
+    (
+        "recursion",
+        "recursion.json",
+        "/$defs/Sum",
+        "Sum",
+        {"terms": [{"terms": ["x"]}]},
+        [("/terms/0", "anyOf")],
+    ),
+    (
+        "refs",
+        "invoice.json",
+        "",
+        "Invoice",
+        {"id": "ab-1", "total": {"amount": 1, "currency": "EUR"}},
+        [],
+    ),
+    (
+        "refs",
+        "invoice.json",
+        "",
+        "Invoice",
+        {"id": "AB-1", "total": {"amount": 1, "currency": "EUR"}},
+        [("/id", "pattern")],
+    ),
+    (
+        "refs",
+        "invoice.json",
+        "",
+        "Invoice",
+        {"id": "ab-1\n", "total": {"amount": 1, "currency": "EUR"}},
+        [("/id", "pattern")],
+    ),
+    (
+        "refs",
+        "invoice.json",
+        "",
+        "Invoice",
+        {"id": "ab-1", "total": {"amount": 1, "currency": "EU"}, "lines": []},
+        [("/lines", "minItems"), ("/total/currency", "minLength")],
+    ),
+    (
+        "names",
+        "names.json",
+        "/$defs/class",
+        "Class",
+        {
+            "class": "c",
+            "from": "f",
+            "Name": "N",
+            "name": "n",
+            "2fa": True,
+            "a/b~c": 1,
+            "model_config": "m",
+        },
+        [],
+    ),
+    (
+        "names",
+        "names.json",
+        "/$defs/class",
+        "Class",
+        {"class": "c"},
+        [("", "required")],
+    ),
+    (
+        "names",
+        "names.json",
+        "/$defs/class",
+        "Class",
+        {"class": "c", "a/b~c": "x"},
+        [("/a~1b~0c", "type")],
+    ),
+    ("names", "names.json", "/$defs/list", "List", [{"x": 1}, {"x": 2.0}], []),
+]
+
+# The constraints fixture: one property at a time, (value, expected keywords at /<name>).
+CONSTRAINTS: list[tuple[str, Any, list[str]]] = [
+    ("short", "ab", []),
+    ("short", "a", ["minLength"]),
+    ("short", "abcdef", ["maxLength"]),
+    ("short", "\U0001f600\U0001f600", []),
+    ("code", "123-abc", []),
+    ("code", "\u0661\u0662\u0663-abc", ["pattern"]),
+    ("code", "123-abc\n", ["pattern"]),
+    ("code", "123-\u00e9", ["pattern"]),
+    ("loose", "xyz", ["pattern"]),
+    ("loose", "a\u00a0", []),
+    ("loose", "a\nb", []),
+    ("when", "2024-12-31T23:59:60Z", []),
+    ("when", "2024-02-30T00:00:00Z", ["format"]),
+    ("when", "2024-01-01 00:00:00Z", ["format"]),
+    ("day", "2024-02-29", []),
+    ("day", "2023-02-29", ["format"]),
+    ("clock", "10:00:00+02:00", []),
+    ("span", "P1DT2H", []),
+    ("span", "P", ["format"]),
+    ("mail", "a@b.com", []),
+    ("mail", "nope", ["format"]),
+    ("host", "example.com", []),
+    ("host", "-bad.com", ["format"]),
+    ("v4", "256.1.1.1", ["format"]),
+    ("v6", "::1", []),
+    ("v6", "1::2::3", ["format"]),
+    ("link", "https://x.test/a?b#c", []),
+    ("link", "no-scheme", ["format"]),
+    ("rel", "../a b", ["format"]),
+    ("uid", "123e4567-e89b-12d3-a456-426614174000", []),
+    ("uid", "123e4567", ["format"]),
+    ("ptr", "/a/~1", []),
+    ("ptr", "a", ["format"]),
+    ("re", "(", ["format"]),
+    ("summary", "a b c", []),
+    ("summary", "a\u00a0b c d", []),
+    ("summary", "a b\tc\nd", ["x-max-words"]),
+    ("score", 1, []),
+    ("score", 1.5, ["maximum"]),
+    ("open", 0, ["exclusiveMinimum"]),
+    ("open", 10, ["exclusiveMaximum"]),
+    ("step", 0.3, []),
+    ("step", 0.35, ["multipleOf"]),
+    ("count", 1.0, []),
+    ("count", 1.5, ["type"]),
+    ("count", True, ["type"]),
+    ("list", [1, 1.0], ["uniqueItems"]),
+    ("list", [], ["minItems"]),
+    ("list", [1, 2, 3, 4], ["maxItems"]),
+    ("some", [1], ["contains"]),
+    ("some", ["a", "b", "c"], ["maxContains"]),
+    ("bag", {}, ["minProperties"]),
+    ("bag", {"a": "x", "b": "x", "c": "x", "d": "x", "e": "x"}, ["maxProperties"]),
+    ("bag", {"A": "x"}, ["propertyNames"]),
+    ("card", {"number": "1"}, ["dependentRequired"]),
+    ("card", {"cvc": "1"}, ["required"]),
+    ("notNull", None, ["not"]),
+    ("fixed", {"a": [1.0, True]}, []),
+    ("fixed", {"a": [1, 1]}, ["const"]),
+    ("choice", 1.0, []),
+    ("choice", True, ["enum"]),
+    ("wide", "ab", ["anyOf"]),
+    ("wide", [], []),
+    ("pick", 5, ["oneOf"]),
+    ("pick", 11, []),
+    ("pick", -1.5, []),
+    ("ext", {"a": "s", "x-n": 1}, []),
+    ("ext", {"b": 1}, ["additionalProperties"]),
+]
+
+
+def _package(feature: str) -> Any:
+    return importlib.import_module(f"fixture_{feature}")
+
+
+def _oracle(feature: str, schema: str, pointer: str) -> Draft202012Validator:
+    resources = []
+    for path in (FIXTURES / feature).glob("*.json"):
+        doc = load_json(path)
+        resources.append((doc["$id"], Resource.from_contents(doc)))
+    registry: Registry[Any] = Registry().with_resources(resources)
+    base = load_json(FIXTURES / feature / schema)["$id"]
+    return Draft202012Validator({"$ref": f"{base}#{pointer}"}, registry=registry)
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(by_alias=True, exclude_unset=True, mode="json")
+    if isinstance(value, list):
+        return [_dump(v) for v in value]
+    return value
+
+
+def _check(
+    feature: str,
+    schema: str,
+    pointer: str,
+    name: str,
+    data: Any,
+    expected: Pairs,
+    oracle: bool = True,
+) -> None:
+    pkg = _package(feature)
+    validate, parse = pkg.TYPES[name]
+    assert sorted((v.pointer, v.keyword) for v in validate(data)) == sorted(expected)
+    # python-jsonschema's patterns are Python's (`$` before a final newline, Unicode
+    # `\d`), its multipleOf has no tolerance and it does not assert formats: no oracle there.
+    ecma = {"format", "pattern", "multipleOf"}
+    standard = all(not k.startswith("x-") and k not in ecma for _, k in expected)
+    if oracle and standard:
+        assert _oracle(feature, schema, pointer).is_valid(data) == (not expected)
+    if expected:
+        with pytest.raises(pkg.ValidationError):
+            parse(data)
+        return
+    value = parse(data)
+    dumped = json.loads(json.dumps(_dump(value)))
+    assert validate(dumped) == []
+    assert parse(dumped) == value
+
+
+@pytest.mark.parametrize(
+    ("feature", "schema", "pointer", "name", "data", "expected"), CASES
+)
+def test_fixture(
+    feature: str, schema: str, pointer: str, name: str, data: Any, expected: Pairs
+) -> None:
+    _check(feature, schema, pointer, name, data, expected)
+
+
+@pytest.mark.parametrize(("prop", "value", "keywords"), CONSTRAINTS)
+def test_constraint(prop: str, value: Any, keywords: list[str]) -> None:
+    expected = [(f"/{prop}", k) for k in keywords]
+    oracle = prop not in {"code", "loose", "step", "summary"}
+    _check(
+        "constraints",
+        "constraints.json",
+        "",
+        "Everything",
+        {prop: value},
+        expected,
+        oracle,
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ({"mode": "strict", "limit": 5}, []),
+        ({"mode": "strict"}, [("", "required")]),
+        ({"mode": "lax", "limit": 101}, [("/limit", "maximum")]),
+        ({"limit": 101}, [("/limit", "maximum")]),
+        ({"pair": ["a", 1, 2]}, [("/pair/2", "items")]),
+        ({"pair": ["a", "b"]}, [("/pair/1", "type")]),
+        ({"bag": {"abc": 1}}, [("/bag/abc", "type")]),
+        ({"ext": {"x-n": "1"}}, [("/ext/x-n", "type")]),
+    ],
+)
+def test_constraint_objects(data: dict[str, Any], expected: Pairs) -> None:
+    _check("constraints", "constraints.json", "", "Everything", data, expected)
+
+
+def test_models_are_typed() -> None:
+    objects = _package("objects")
+    order = objects.parse_order({"orderId": "a", "price": 1, "quantity": 2.0})
+    assert order.order_id == "a"
+    assert order.quantity == 2
+    assert isinstance(order.quantity, int)
+    assert order.tags == []
+    assert order.model_dump(by_alias=True, exclude_unset=True) == {
+        "orderId": "a",
+        "price": 1.0,
+        "quantity": 2,
+    }
+    unions = _package("unions")
+    drawing = unions.parse_drawing(
+        {"shapes": [{"kind": "circle", "radius": 1}, {"kind": "square", "side": 2}]}
+    )
+    assert [type(s).__name__ for s in drawing.shapes] == ["Circle", "Square"]
+    names = _package("names")
+    item = names.parse_class({"class": "c", "a/b~c": 1, "from": "f"})
+    assert (item.class_, item.from_, item.a_b_c) == ("c", "f", 1)
+    assert item.model_dump(by_alias=True, exclude_unset=True) == {
+        "class": "c",
+        "a/b~c": 1,
+        "from": "f",
+    }
+    # Validating a model directly runs the same validator (wrapped by pydantic).
+    with pytest.raises(PydanticValidationError) as info:
+        objects.Order.model_validate({"orderId": 1, "price": "1"})
+    error = info.value.errors()[0]["ctx"]["error"]
+    assert isinstance(error, objects.ValidationError)
+    assert sorted((v.pointer, v.keyword) for v in error.violations) == [
+        ("/orderId", "type"),
+        ("/price", "type"),
+    ]

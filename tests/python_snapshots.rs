@@ -1,0 +1,43 @@
+//! Python backend: insta snapshots of the package generated from small feature schemas, one
+//! folder per construct under `tests/fixtures/python/<feature>/`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use ctxgen::backend::{python, Files, Options};
+use ctxgen::schema::SchemaSet;
+
+fn generate(dir: &Path) -> Files {
+    // Relative to the crate root, so that the origins in comments do not name this machine.
+    let dir = dir.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(dir);
+    let mut set = SchemaSet::load_dir(dir, &BTreeMap::new()).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let ir = ctxgen::ir::build(&mut set).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let opts = Options { package: "context-protocols".into(), version: "0.1.0".into(), ..Options::default() };
+    python::render(&ir, &opts).expect("render")
+}
+
+#[test]
+fn feature_snapshots() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/python");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() && !p.ends_with("snapshots"))
+        .collect();
+    dirs.sort();
+    assert!(!dirs.is_empty(), "no fixtures under {}", root.display());
+    for dir in dirs {
+        let feature = dir.file_name().unwrap().to_string_lossy().to_string();
+        for (rel, text) in generate(&dir) {
+            // The runtime and the manifest do not depend on the schemas: one snapshot is enough.
+            let shared = rel.ends_with("_runtime.py") || rel == "pyproject.toml";
+            if rel.ends_with("py.typed") || (shared && feature != "objects") {
+                continue;
+            }
+            let name = format!("{feature}__{}", rel.replace('/', "__"));
+            insta::with_settings!({ snapshot_path => "fixtures/python/snapshots", prepend_module_to_snapshot => false }, {
+                insta::assert_snapshot!(name, text);
+            });
+        }
+    }
+}
