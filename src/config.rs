@@ -145,6 +145,22 @@ impl Config {
         Ok(Rendered { packages, diagnostics: ir.diagnostics, files_read: set.files_read })
     }
 
+    /// The name of each schema file's root type, per language (`None` for a definitions-only
+    /// file), keyed by language and the file's path relative to the schema root.
+    pub fn root_types(&self) -> Result<BTreeMap<(Lang, String), Option<String>>> {
+        let mut set = self.load()?;
+        let ir = ir::build(&mut set)?;
+        let mut out = BTreeMap::new();
+        for lang in &self.langs {
+            let names = ir::names::type_names(*lang, &ir);
+            for m in &ir.modules {
+                let root = m.types.iter().find(|id| ir.types[**id].origin.pointer.is_empty());
+                out.insert((*lang, m.rel.clone()), root.map(|id| names[*id].clone()));
+            }
+        }
+        Ok(out)
+    }
+
     /// Renders, then writes what changed. A failed render writes nothing.
     pub fn generate(&self) -> Result<(Rendered, Changes)> {
         let rendered = self.render()?;

@@ -8,7 +8,7 @@ use heck::{ToSnakeCase, ToUpperCamelCase};
 use super::model::Ir;
 
 /// A target language's naming policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Lang {
     Rust,
     TypeScript,
