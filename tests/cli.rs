@@ -82,5 +82,5 @@ fn cross_file_and_recursive_refs_generate() {
     let out = dir.path().join("out");
     ctxgen().args(["generate", "--lang", "rust", "--schemas"]).arg(dir.path()).arg("--out").arg(&out).assert().success();
     let leaf = std::fs::read_to_string(out.join("rust/src/leaf.rs")).unwrap();
-    assert!(leaf.contains("Option<Box<crate::Leaf>>"), "{leaf}");
+    assert!(leaf.contains("Option<Box<Leaf>>"), "{leaf}");
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: the Rust crate and its generated bindings, then the TypeScript and Python
-# harnesses when they are present. Installs what it needs (toolchain components, npm packages
-# from the committed lockfile, a Python virtualenv from pinned requirements).
+# Runs every test: the Rust crate and its generated bindings, the TypeScript and Python
+# harnesses, and the JSON-Schema-Test-Suite conformance run. Installs what it needs (npm
+# packages from the committed lockfile, a Python virtualenv from pinned requirements).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,7 +9,7 @@ command -v cargo >/dev/null || { echo "error: cargo is required (https://rustup.
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 echo "== generated/ is up to date"
-cargo run --quiet -- generate --check
+cargo run --quiet --bin ctxgen -- generate --check
 
 echo "== generated Rust crate: rustfmt and clippy"
 (cd generated/rust && cargo fmt --check)
@@ -19,9 +19,20 @@ cargo clippy --quiet -p ctxgen --lib --bins -- -D warnings
 echo "== cargo test"
 cargo test --workspace
 
-for lang in typescript python; do
-  if [ -x "tests/$lang/run.sh" ]; then
-    echo "== $lang"
-    "tests/$lang/run.sh"
-  fi
-done
+echo "== typescript"
+bash tests/typescript/run.sh
+
+echo "== python"
+bash tests/python/run.sh
+
+echo "== conformance (JSON-Schema-Test-Suite)"
+suite="${CTXGEN_SUITE:-../shared/corpus/json-schema-test-suite}"
+[ -d "$suite" ] || { echo "error: the JSON-Schema-Test-Suite is not at $suite (set CTXGEN_SUITE)" >&2; exit 1; }
+cargo build --quiet --release --bin ctxgen-conformance
+CTXGEN_PYTHON=tests/python/.venv/bin/python target/release/ctxgen-conformance "$suite" \
+  --work target/conformance --report target/conformance.md --baseline tests/conformance-baseline.txt
+if ! diff -q target/conformance.md docs/conformance.md >/dev/null; then
+  echo "error: docs/conformance.md is out of date; copy target/conformance.md over it" >&2
+  diff target/conformance.md docs/conformance.md | head -20 >&2
+  exit 1
+fi

@@ -27,8 +27,23 @@ fn main() {
     if let Some(path) = flag("--report") {
         std::fs::write(&path, conformance::report::markdown(&run)).expect("write report");
     }
+    let results = conformance::report::results(&run);
     if let Some(path) = flag("--results") {
-        std::fs::write(&path, conformance::report::results(&run)).expect("write results");
+        std::fs::write(&path, &results).expect("write results");
     }
     print!("{}", conformance::report::summary(&run));
+    // A case that passed in the committed baseline and fails now is a regression.
+    if let Some(path) = flag("--baseline") {
+        let baseline = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let now: std::collections::HashSet<&str> = results.lines().collect();
+        let lost: Vec<&str> = baseline.lines().filter(|l| !l.is_empty() && !now.contains(l)).collect();
+        if !lost.is_empty() {
+            eprintln!("{} case(s) passed in {path} and fail now:", lost.len());
+            for l in &lost {
+                eprintln!("  {l}");
+            }
+            std::process::exit(1);
+        }
+        println!("no regression against {path}");
+    }
 }

@@ -46,6 +46,8 @@ pub struct Run {
     pub groups: Vec<Group>,
     /// Verdicts per language, per group, per case: `Some(valid)` or `None` when the run failed.
     pub verdicts: BTreeMap<String, Vec<Vec<Option<bool>>>>,
+    /// Languages whose driver failed as a whole, with the reason.
+    pub errors: Vec<String>,
 }
 
 fn load_groups(suite: &Path) -> Result<Vec<Group>, String> {
@@ -126,6 +128,7 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
     let _ = std::fs::remove_dir_all(work.join("schemas"));
     let mut verdicts: BTreeMap<String, Vec<Vec<Option<bool>>>> =
         lang_names.iter().map(|l| (l.clone(), groups.iter().map(|g| vec![None; g.cases.len()]).collect())).collect();
+    let mut errors = Vec::new();
     for draft in DRAFTS {
         let dir = work.join("schemas").join(draft);
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
@@ -163,11 +166,18 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
                     g.cases.iter().enumerate().map(move |(c, case)| (*i, c, name.clone(), case.1.clone()))
                 })
                 .collect();
-            let results = langs::run(lang, &out, work, &cases)?;
+            let results = match langs::run(lang, &out, work, &cases) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("{lang} ({draft}): {e}");
+                    errors.push(format!("{lang} ({draft}): {}", e.lines().last().unwrap_or("")));
+                    vec![None; cases.len()]
+                }
+            };
             for ((i, c, _, _), verdict) in cases.iter().zip(results) {
                 verdicts.get_mut(lang).unwrap()[*i][*c] = verdict;
             }
         }
     }
-    Ok(Run { langs: lang_names.to_vec(), groups, verdicts })
+    Ok(Run { langs: lang_names.to_vec(), groups, verdicts, errors })
 }

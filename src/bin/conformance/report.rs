@@ -96,6 +96,13 @@ pub fn markdown(run: &Run) -> String {
         }
         s.push_str("\n\n");
     }
+    if !run.errors.is_empty() {
+        s.push_str("## Bindings that failed to run\n\n");
+        for e in &run.errors {
+            let _ = writeln!(s, "- {e}");
+        }
+        s.push('\n');
+    }
     let refused: Vec<_> = run.groups.iter().filter(|g| g.refused.is_some()).collect();
     let _ = writeln!(s, "## Refused schemas ({})\n", refused.len());
     for g in refused {
