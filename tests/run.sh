@@ -28,8 +28,7 @@ bash tests/python/run.sh
 echo "== conformance (JSON-Schema-Test-Suite)"
 suite="${CTXGEN_SUITE:-../shared/corpus/json-schema-test-suite}"
 [ -d "$suite" ] || { echo "error: the JSON-Schema-Test-Suite is not at $suite (set CTXGEN_SUITE)" >&2; exit 1; }
-cargo build --quiet --release --bin ctxgen-conformance
-CTXGEN_PYTHON=tests/python/.venv/bin/python target/release/ctxgen-conformance "$suite" \
+CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release --bin ctxgen-conformance -- "$suite" \
   --work target/conformance --report target/conformance.md --baseline tests/conformance-baseline.txt
 if ! diff -q target/conformance.md docs/conformance.md >/dev/null; then
   echo "error: docs/conformance.md is out of date; copy target/conformance.md over it" >&2
