@@ -674,7 +674,10 @@ impl<'a> MBuilder<'a> {
                     let src = translate_pattern(&self.ir.program.patterns[p].source);
                     // pydantic anchors python-re patterns with `match`; equal to `search` only
                     // when the pattern itself starts at `^` with no alternation at top level.
-                    if src.starts_with('^') && !top_level_alternation(&src) {
+                    // Property escapes need the `regex` module (the runtime's `Pattern`); pydantic
+                    // compiles with `re` when the class is defined.
+                    let re_only = !src.contains("\\p{") && !src.contains("\\P{");
+                    if re_only && src.starts_with('^') && !top_level_alternation(&src) {
                         out.push(format!("pattern={}", lit::regex(&src)));
                     }
                 }

@@ -96,54 +96,85 @@ fn date_time(s: &str) -> bool {
         && time(&s[11..]).is_some()
 }
 
+/// RFC 3339 appendix A duration: date units in `Y M D` order without gaps, an optional `T`
+/// with time units in `H M S` order without gaps, or weeks alone.
 fn duration(s: &str) -> bool {
     let Some(rest) = s.strip_prefix('P') else { return false };
     if rest.is_empty() {
         return false;
     }
-    let (date_part, time_part) = match rest.split_once('T') {
-        Some((d, t)) => (d, Some(t)),
-        None => (rest, None),
-    };
-    let units = |part: &str, allowed: &str| -> Option<Vec<char>> {
-        let mut seen = Vec::new();
-        let mut num = 0;
-        for c in part.chars() {
-            if c.is_ascii_digit() {
-                num += 1;
-            } else {
-                let pos = allowed.find(c)?;
-                if num == 0 || seen.last().is_some_and(|p| *p >= pos) {
-                    return None;
-                }
-                seen.push(pos);
-                num = 0;
-            }
+    let mut units = "YMD";
+    let mut last: Option<usize> = None;
+    let (mut digits, mut parts) = (0, 0);
+    let (mut in_time, mut week) = (false, false);
+    for c in rest.chars() {
+        if c.is_ascii_digit() {
+            digits += 1;
+            continue;
         }
-        (num == 0).then(|| seen.iter().map(|p| allowed.as_bytes()[*p] as char).collect())
-    };
-    let Some(d) = units(date_part, "YMWD") else { return false };
-    if d.contains(&'W') && d.len() > 1 {
-        return false;
+        if week {
+            return false;
+        }
+        if c == 'T' {
+            if digits > 0 || in_time {
+                return false;
+            }
+            (units, last, parts, in_time) = ("HMS", None, 0, true);
+            continue;
+        }
+        if digits == 0 {
+            return false;
+        }
+        digits = 0;
+        if c == 'W' && !in_time && parts == 0 {
+            (week, parts) = (true, 1);
+            continue;
+        }
+        let Some(pos) = units.find(c) else { return false };
+        if last.is_some_and(|l| pos != l + 1) {
+            return false;
+        }
+        last = Some(pos);
+        parts += 1;
     }
-    match time_part {
-        Some(t) => units(t, "HMS").is_some_and(|u| !u.is_empty()) && !d.contains(&'W'),
-        None => !d.is_empty(),
-    }
+    digits == 0 && parts > 0
 }
 
+/// RFC 5321 mailbox: a dot-atom or quoted-string local part (at most 64 characters), `@`,
+/// and a host name or an address literal.
 fn email(s: &str) -> bool {
     let Some((local, domain)) = s.rsplit_once('@') else { return false };
+    if local.is_empty() || local.chars().count() > 64 {
+        return false;
+    }
     let local_ok = if let Some(q) = local.strip_prefix('"') {
-        q.ends_with('"') && q.len() > 1
+        let Some(inner) = q.strip_suffix('"') else { return false };
+        let b = inner.as_bytes();
+        let mut i = 0;
+        let mut ok = true;
+        while i < b.len() {
+            if b[i] == b'\\' {
+                if i + 1 >= b.len() || !(0x20..=0x7e).contains(&b[i + 1]) {
+                    ok = false;
+                    break;
+                }
+                i += 2;
+                continue;
+            }
+            if !(0x20..=0x7e).contains(&b[i]) || b[i] == b'"' {
+                ok = false;
+                break;
+            }
+            i += 1;
+        }
+        ok
     } else {
-        !local.is_empty()
-            && !local.starts_with('.')
-            && !local.ends_with('.')
-            && !local.contains("..")
-            && local
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~.".contains(c))
+        local.split('.').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c))
+        })
     };
     let domain_ok = if let Some(lit) = domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
         match lit.strip_prefix("IPv6:") {
@@ -156,17 +187,154 @@ fn email(s: &str) -> bool {
     local_ok && domain_ok
 }
 
+// IDNA2008 (RFC 5891/5892) checks of decoded A-labels: small tables, only what the shared
+// format semantics need (docs/validation.md). Ranges are inclusive pairs.
+#[rustfmt::skip]
+const MARKS: &[(u32, u32)] = &[
+    (0x0300, 0x036F), (0x0483, 0x0489), (0x0591, 0x05BD), (0x05BF, 0x05BF),
+    (0x05C1, 0x05C2), (0x05C4, 0x05C5), (0x05C7, 0x05C7), (0x0610, 0x061A),
+    (0x064B, 0x065F), (0x0670, 0x0670), (0x06D6, 0x06DC), (0x06DF, 0x06E4),
+    (0x06E7, 0x06E8), (0x06EA, 0x06ED), (0x0900, 0x0903), (0x093A, 0x093C),
+    (0x093E, 0x094F), (0x0951, 0x0957), (0x0962, 0x0963), (0x0981, 0x0983),
+    (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0x302A, 0x302F),
+    (0x3099, 0x309A), (0xFE20, 0xFE2F),
+];
+#[rustfmt::skip]
+const DISALLOWED: &[(u32, u32)] = &[
+    (0x0080, 0x00B6), (0x00B8, 0x00DE), (0x0640, 0x0640), (0x07FA, 0x07FA),
+    (0x2000, 0x200B), (0x200E, 0x206F), (0x302E, 0x302F), (0x3031, 0x3035),
+    (0x303B, 0x303B), (0xFFF0, 0xFFFF),
+];
+const GREEK: &[(u32, u32)] = &[(0x0370, 0x03FF), (0x1F00, 0x1FFF)];
+const HEBREW: &[(u32, u32)] = &[(0x0590, 0x05FF)];
+#[rustfmt::skip]
+const KANA_HAN: &[(u32, u32)] = &[
+    (0x3005, 0x3007), (0x3021, 0x3029), (0x3040, 0x30FA), (0x30FC, 0x30FF),
+    (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F),
+];
+#[rustfmt::skip]
+const VIRAMAS: &[(u32, u32)] = &[
+    (0x094D, 0x094D), (0x09CD, 0x09CD), (0x0A4D, 0x0A4D), (0x0ACD, 0x0ACD),
+    (0x0B4D, 0x0B4D), (0x0BCD, 0x0BCD), (0x0C4D, 0x0C4D), (0x0CCD, 0x0CCD),
+    (0x0D3B, 0x0D3C), (0x0D4D, 0x0D4D), (0x0DCA, 0x0DCA), (0x0E3A, 0x0E3A),
+    (0x0EBA, 0x0EBA), (0x0F84, 0x0F84), (0x1039, 0x103A), (0x1714, 0x1715),
+    (0x1734, 0x1734), (0x17D2, 0x17D2), (0x1A60, 0x1A60), (0x1B44, 0x1B44),
+    (0x1BAA, 0x1BAB), (0x1BF2, 0x1BF3), (0x2D7F, 0x2D7F), (0xA806, 0xA806),
+    (0xA82C, 0xA82C), (0xA8C4, 0xA8C4), (0xA953, 0xA953), (0xA9C0, 0xA9C0),
+    (0xAAF6, 0xAAF6), (0xABED, 0xABED),
+];
+
+fn in_ranges(c: Option<u32>, table: &[(u32, u32)]) -> bool {
+    c.is_some_and(|c| table.iter().any(|&(lo, hi)| lo <= c && c <= hi))
+}
+
+/// RFC 3492 decoding of the part of an A-label after `xn--`; `None` if invalid.
+fn punycode(s: &str) -> Option<Vec<u32>> {
+    let b = s.as_bytes();
+    let delim = s.rfind('-');
+    let mut out: Vec<u32> = b[..delim.unwrap_or(0)].iter().map(|&c| u32::from(c)).collect();
+    let mut pos = delim.map_or(0, |d| d + 1);
+    let (mut n, mut i, mut bias) = (128u64, 0u64, 72u64);
+    while pos < b.len() {
+        let (old, mut w, mut k) = (i, 1u64, 36u64);
+        loop {
+            let c = *b.get(pos)?;
+            pos += 1;
+            let digit = match c {
+                b'0'..=b'9' => u64::from(c) - 22,
+                b'A'..=b'Z' => u64::from(c - b'A'),
+                b'a'..=b'z' => u64::from(c - b'a'),
+                _ => return None,
+            };
+            i += digit * w;
+            let t = if k <= bias {
+                1
+            } else if k >= bias + 26 {
+                26
+            } else {
+                k - bias
+            };
+            if i > 0x7FFF_FFFF {
+                return None;
+            }
+            if digit < t {
+                break;
+            }
+            w *= 36 - t;
+            if w > 0x7FFF_FFFF {
+                return None;
+            }
+            k += 36;
+        }
+        let size = out.len() as u64 + 1;
+        let mut delta = if old == 0 { (i - old) / 700 } else { (i - old) / 2 };
+        delta += delta / size;
+        let mut k = 0;
+        while delta > 455 {
+            delta /= 35;
+            k += 36;
+        }
+        bias = k + 36 * delta / (delta + 38);
+        n += i / size;
+        i %= size;
+        if n > 0x10FFFF || (0xD800..=0xDFFF).contains(&n) {
+            return None;
+        }
+        out.insert(i as usize, n as u32);
+        i += 1;
+    }
+    Some(out)
+}
+
+/// The IDNA2008 rules for a decoded A-label (RFC 5891 section 5.4, RFC 5892).
+fn u_label(cps: &[u32]) -> bool {
+    let count = cps.len();
+    if count == 0 || cps.iter().all(|&c| c < 0x80) || in_ranges(cps.first().copied(), MARKS) {
+        return false;
+    }
+    if cps[0] == 0x2D || cps[count - 1] == 0x2D || (count >= 4 && cps[2] == 0x2D && cps[3] == 0x2D)
+    {
+        return false;
+    }
+    let (mut arabic, mut eastern) = (false, false);
+    for (j, &c) in cps.iter().enumerate() {
+        let prev = j.checked_sub(1).map(|p| cps[p]);
+        let after = cps.get(j + 1).copied();
+        let ok = match c {
+            0..=0x7F => matches!(c, 0x61..=0x7A | 0x30..=0x39 | 0x2D),
+            _ if in_ranges(Some(c), DISALLOWED) => false,
+            0x00B7 => prev == Some(0x6C) && after == Some(0x6C),
+            0x0375 => in_ranges(after, GREEK),
+            0x05F3 | 0x05F4 => in_ranges(prev, HEBREW),
+            0x30FB => cps.iter().any(|&x| in_ranges(Some(x), KANA_HAN)),
+            0x200D => in_ranges(prev, VIRAMAS),
+            0x200C => in_ranges(prev, VIRAMAS) || (prev.is_some() && after.is_some()),
+            _ => true,
+        };
+        if !ok {
+            return false;
+        }
+        arabic |= (0x0660..=0x0669).contains(&c);
+        eastern |= (0x06F0..=0x06F9).contains(&c);
+    }
+    !(arabic && eastern)
+}
+
+/// RFC 1123 host name (no trailing dot) whose `xn--` labels are valid A-labels.
 fn hostname(s: &str) -> bool {
-    let s = s.strip_suffix('.').unwrap_or(s);
     !s.is_empty()
         && s.len() <= 253
         && s.split('.').all(|l| {
+            let b = l.as_bytes();
             !l.is_empty()
                 && l.len() <= 63
                 && !l.starts_with('-')
                 && !l.ends_with('-')
-                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-                && !(l.len() >= 4 && &l[2..4] == "--" && !l.to_ascii_lowercase().starts_with("xn"))
+                && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+                && (b.len() < 4
+                    || &l[2..4] != "--"
+                    || (l[..2].eq_ignore_ascii_case("xn")
+                        && punycode(&l[4..]).is_some_and(|cps| u_label(&cps))))
         })
 }
 
@@ -217,51 +385,100 @@ fn ipv6(s: &str) -> bool {
     }
 }
 
-fn uri(s: &str, absolute: bool) -> bool {
-    if s.chars()
-        .any(|c| c.is_whitespace() || c.is_control() || "<>\"{}|\\^`".contains(c) || !c.is_ascii())
-    {
-        return false;
-    }
-    if s.contains('%') {
-        let b = s.as_bytes();
-        for (i, c) in b.iter().enumerate() {
-            if *c == b'%'
-                && !(i + 2 < b.len()
-                    && b[i + 1].is_ascii_hexdigit()
-                    && b[i + 2].is_ascii_hexdigit())
-            {
+fn has_bracket(s: &str) -> bool {
+    s.contains(['[', ']'])
+}
+
+/// `v` hex digits `.` then unreserved, sub-delims or `:` (RFC 3986 `IPvFuture`).
+fn ipv_future(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix(['v', 'V']) else { return false };
+    let Some((hex, tail)) = rest.split_once('.') else { return false };
+    !hex.is_empty()
+        && hex.bytes().all(|c| c.is_ascii_hexdigit())
+        && !tail.is_empty()
+        && tail.bytes().all(|c| c.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:".contains(&c))
+}
+
+/// RFC 3986 `authority`: `[userinfo@]host[:port]`.
+fn authority(a: &str) -> bool {
+    let a = match a.split_once('@') {
+        Some((userinfo, host)) => {
+            if host.contains('@') || has_bracket(userinfo) {
                 return false;
             }
+            host
         }
-    }
-    let scheme_end = s.find(':');
-    let scheme_ok = scheme_end.is_some_and(|i| {
-        let sc = &s[..i];
-        !sc.is_empty()
-            && sc.starts_with(|c: char| c.is_ascii_alphabetic())
-            && sc.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-            && !s[..i].contains('/')
-    });
-    if absolute && !scheme_ok {
-        return false;
-    }
-    let rest = match scheme_end {
-        Some(i) if scheme_ok => &s[i + 1..],
-        _ => s,
+        None => a,
     };
-    if let Some(auth) = rest.strip_prefix("//") {
-        let auth = auth.split(['/', '?', '#']).next().unwrap_or("");
-        let host = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
-        if host.starts_with('[') {
-            return host.find(']').is_some();
+    let port = if let Some(inner) = a.strip_prefix('[') {
+        let Some((lit, after)) = inner.split_once(']') else { return false };
+        if !(ipv_future(lit) || ipv6(lit)) {
+            return false;
         }
-        let port = host.rsplit_once(':').map(|(_, p)| p);
-        if port.is_some_and(|p| !p.bytes().all(|b| b.is_ascii_digit())) {
+        match after.strip_prefix(':') {
+            Some(port) => port,
+            None if after.is_empty() => "",
+            None => return false,
+        }
+    } else {
+        let (host, port) = a.split_once(':').unwrap_or((a, ""));
+        if has_bracket(host) {
+            return false;
+        }
+        port
+    };
+    port.bytes().all(|c| c.is_ascii_digit())
+}
+
+/// RFC 3986 URI (`absolute`) or URI reference, over ASCII characters.
+fn uri(s: &str, absolute: bool) -> bool {
+    let b = s.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        if !(c.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&c)) {
+            return false;
+        }
+        if c == b'%'
+            && !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+        {
             return false;
         }
     }
-    true
+    let mut rest = s;
+    if let Some((before, fragment)) = rest.split_once('#') {
+        if fragment.contains('#') || has_bracket(fragment) {
+            return false;
+        }
+        rest = before;
+    }
+    if let Some((before, query)) = rest.split_once('?') {
+        if has_bracket(query) {
+            return false;
+        }
+        rest = before;
+    }
+    let scheme = rest.split_once(':').is_some_and(|(sc, _)| {
+        sc.starts_with(|c: char| c.is_ascii_alphabetic())
+            && sc.bytes().all(|c| c.is_ascii_alphanumeric() || b"+-.".contains(&c))
+    });
+    if scheme {
+        rest = rest.split_once(':').map_or(rest, |(_, r)| r);
+    } else if absolute {
+        return false;
+    }
+    let path = if let Some(net) = rest.strip_prefix("//") {
+        let (auth, path) = net.find('/').map_or((net, ""), |i| net.split_at(i));
+        if !authority(auth) {
+            return false;
+        }
+        path
+    } else {
+        if !scheme && rest.split('/').next().unwrap_or("").contains(':') {
+            return false;
+        }
+        rest
+    };
+    !has_bracket(path)
 }
 
 fn uuid(s: &str) -> bool {

@@ -291,32 +291,222 @@ export function isDateTime(s: string): boolean {
   return t === 10 && isDate(s.slice(0, 10)) && isTime(s.slice(11));
 }
 
-const DURATION =
-  /^P(?!$)(\d+(?:\.\d+)?Y)?(\d+(?:\.\d+)?M)?(\d+(?:\.\d+)?W)?(\d+(?:\.\d+)?D)?(T(?=\d)(\d+(?:\.\d+)?H)?(\d+(?:\.\d+)?M)?(\d+(?:\.\d+)?S)?)?$/;
-
-/** ISO 8601 duration. */
+/** RFC 3339 appendix A duration: date units in `Y M D` order without gaps, an optional
+ * `T` with time units in `H M S` order without gaps, or weeks alone. */
 export function isDuration(s: string): boolean {
-  return DURATION.test(s);
+  if (s.length < 2 || s[0] !== "P") return false;
+  let units = "YMD";
+  let last = -1;
+  let digits = 0;
+  let parts = 0;
+  let inTime = false;
+  let week = false;
+  for (let j = 1; j < s.length; j++) {
+    const c = s.charAt(j);
+    if (c >= "0" && c <= "9") {
+      digits++;
+      continue;
+    }
+    if (week) return false;
+    if (c === "T") {
+      if (digits > 0 || inTime) return false;
+      units = "HMS";
+      last = -1;
+      parts = 0;
+      inTime = true;
+      continue;
+    }
+    if (digits === 0) return false;
+    digits = 0;
+    if (c === "W" && !inTime && parts === 0) {
+      week = true;
+      parts = 1;
+      continue;
+    }
+    const pos = units.indexOf(c);
+    if (pos < 0 || (last >= 0 && pos !== last + 1)) return false;
+    last = pos;
+    parts++;
+  }
+  return digits === 0 && parts > 0;
+}
+
+// IDNA2008 (RFC 5891/5892) checks of decoded A-labels: small tables, only what the
+// shared format semantics need (docs/validation.md). Ranges are inclusive pairs.
+type Ranges = readonly (readonly [number, number])[];
+// prettier-ignore
+const MARKS: Ranges = [
+  [0x0300, 0x036f], [0x0483, 0x0489], [0x0591, 0x05bd], [0x05bf, 0x05bf],
+  [0x05c1, 0x05c2], [0x05c4, 0x05c5], [0x05c7, 0x05c7], [0x0610, 0x061a],
+  [0x064b, 0x065f], [0x0670, 0x0670], [0x06d6, 0x06dc], [0x06df, 0x06e4],
+  [0x06e7, 0x06e8], [0x06ea, 0x06ed], [0x0900, 0x0903], [0x093a, 0x093c],
+  [0x093e, 0x094f], [0x0951, 0x0957], [0x0962, 0x0963], [0x0981, 0x0983],
+  [0x1ab0, 0x1aff], [0x1dc0, 0x1dff], [0x20d0, 0x20ff], [0x302a, 0x302f],
+  [0x3099, 0x309a], [0xfe20, 0xfe2f],
+];
+// prettier-ignore
+const DISALLOWED: Ranges = [
+  [0x0080, 0x00b6], [0x00b8, 0x00de], [0x0640, 0x0640], [0x07fa, 0x07fa],
+  [0x2000, 0x200b], [0x200e, 0x206f], [0x302e, 0x302f], [0x3031, 0x3035],
+  [0x303b, 0x303b], [0xfff0, 0xffff],
+];
+const GREEK: Ranges = [
+  [0x0370, 0x03ff],
+  [0x1f00, 0x1fff],
+];
+const HEBREW: Ranges = [[0x0590, 0x05ff]];
+// prettier-ignore
+const KANA_HAN: Ranges = [
+  [0x3005, 0x3007], [0x3021, 0x3029], [0x3040, 0x30fa], [0x30fc, 0x30ff],
+  [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xf900, 0xfaff], [0x20000, 0x3134f],
+];
+// prettier-ignore
+const VIRAMAS: Ranges = [
+  [0x094d, 0x094d], [0x09cd, 0x09cd], [0x0a4d, 0x0a4d], [0x0acd, 0x0acd],
+  [0x0b4d, 0x0b4d], [0x0bcd, 0x0bcd], [0x0c4d, 0x0c4d], [0x0ccd, 0x0ccd],
+  [0x0d3b, 0x0d3c], [0x0d4d, 0x0d4d], [0x0dca, 0x0dca], [0x0e3a, 0x0e3a],
+  [0x0eba, 0x0eba], [0x0f84, 0x0f84], [0x1039, 0x103a], [0x1714, 0x1715],
+  [0x1734, 0x1734], [0x17d2, 0x17d2], [0x1a60, 0x1a60], [0x1b44, 0x1b44],
+  [0x1baa, 0x1bab], [0x1bf2, 0x1bf3], [0x2d7f, 0x2d7f], [0xa806, 0xa806],
+  [0xa82c, 0xa82c], [0xa8c4, 0xa8c4], [0xa953, 0xa953], [0xa9c0, 0xa9c0],
+  [0xaaf6, 0xaaf6], [0xabed, 0xabed],
+];
+
+function inRanges(c: number, table: Ranges): boolean {
+  return table.some(([lo, hi]) => lo <= c && c <= hi);
+}
+
+/** RFC 3492 decoding of the part of an A-label after `xn--`; `null` if invalid. */
+function punycode(s: string): number[] | null {
+  const b = s.lastIndexOf("-");
+  const out: number[] = [];
+  for (let j = 0; j < b; j++) out.push(s.charCodeAt(j));
+  let pos = b + 1;
+  let n = 128;
+  let i = 0;
+  let bias = 72;
+  while (pos < s.length) {
+    const old = i;
+    let w = 1;
+    let k = 36;
+    for (;;) {
+      if (pos >= s.length) return null;
+      const c = s.charCodeAt(pos++);
+      let digit: number;
+      if (c >= 0x30 && c <= 0x39) digit = c - 22;
+      else if (c >= 0x41 && c <= 0x5a) digit = c - 0x41;
+      else if (c >= 0x61 && c <= 0x7a) digit = c - 0x61;
+      else return null;
+      i += digit * w;
+      const t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
+      if (i > 0x7fffffff) return null;
+      if (digit < t) break;
+      w *= 36 - t;
+      if (w > 0x7fffffff) return null;
+      k += 36;
+    }
+    const size = out.length + 1;
+    let delta =
+      old === 0 ? Math.floor((i - old) / 700) : Math.floor((i - old) / 2);
+    delta += Math.floor(delta / size);
+    k = 0;
+    while (delta > 455) {
+      delta = Math.floor(delta / 35);
+      k += 36;
+    }
+    bias = k + Math.floor((36 * delta) / (delta + 38));
+    n += Math.floor(i / size);
+    i %= size;
+    if (n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff)) return null;
+    out.splice(i, 0, n);
+    i++;
+  }
+  return out;
+}
+
+/** The IDNA2008 rules for a decoded A-label (RFC 5891 section 5.4, RFC 5892). */
+function isULabel(cps: readonly number[]): boolean {
+  const count = cps.length;
+  const first = cps[0];
+  if (first === undefined || cps.every((c) => c < 0x80)) return false;
+  if (inRanges(first, MARKS)) return false;
+  if (first === 0x2d || cps[count - 1] === 0x2d) return false;
+  if (count >= 4 && cps[2] === 0x2d && cps[3] === 0x2d) return false;
+  let arabic = false;
+  let eastern = false;
+  for (let j = 0; j < count; j++) {
+    const c = cps[j] ?? 0;
+    const prev = j > 0 ? (cps[j - 1] ?? -1) : -1;
+    const after = j + 1 < count ? (cps[j + 1] ?? -1) : -1;
+    if (c < 0x80) {
+      const ldh =
+        (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
+      if (!ldh) return false;
+    } else if (inRanges(c, DISALLOWED)) {
+      return false;
+    } else if (c === 0x00b7) {
+      if (prev !== 0x6c || after !== 0x6c) return false;
+    } else if (c === 0x0375) {
+      if (!inRanges(after, GREEK)) return false;
+    } else if (c === 0x05f3 || c === 0x05f4) {
+      if (!inRanges(prev, HEBREW)) return false;
+    } else if (c === 0x30fb) {
+      if (!cps.some((x) => inRanges(x, KANA_HAN))) return false;
+    } else if (c === 0x200d) {
+      if (!inRanges(prev, VIRAMAS)) return false;
+    } else if (c === 0x200c) {
+      if (!inRanges(prev, VIRAMAS) && (prev < 0 || after < 0)) return false;
+    }
+    arabic = arabic || (c >= 0x0660 && c <= 0x0669);
+    eastern = eastern || (c >= 0x06f0 && c <= 0x06f9);
+  }
+  return !(arabic && eastern);
 }
 
 const HOST_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
-/** RFC 1123 host name. */
+/** RFC 1123 host name (no trailing dot) whose `xn--` labels are valid A-labels. */
 export function isHostname(s: string): boolean {
-  const h = s.endsWith(".") ? s.slice(0, -1) : s;
-  if (h.length === 0 || h.length > 253) return false;
-  return h.split(".").every((l) => HOST_LABEL.test(l));
+  if (s.length === 0 || s.length > 253) return false;
+  for (const label of s.split(".")) {
+    if (!HOST_LABEL.test(label)) return false;
+    if (label.slice(2, 4) === "--") {
+      if (label.slice(0, 2).toLowerCase() !== "xn") return false;
+      const cps = punycode(label.slice(4));
+      if (cps === null || !isULabel(cps)) return false;
+    }
+  }
+  return true;
 }
 
-/** An email address with a host name or an address literal. */
+const ATEXT = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+$/;
+
+/** RFC 5321 mailbox: a dot-atom or quoted-string local part (at most 64 characters),
+ * `@`, and a host name or an address literal. */
 export function isEmail(s: string): boolean {
   const at = s.lastIndexOf("@");
-  if (at <= 0 || at === s.length - 1) return false;
+  if (at <= 0) return false;
   const local = s.slice(0, at);
   const domain = s.slice(at + 1);
-  if (local.length > 64 || !/^[^\s@"]+$|^"[^"]*"$/.test(local)) return false;
-  if (local.startsWith(".") || local.endsWith(".") || local.includes(".."))
+  if (local.length > 64) return false;
+  if (local[0] === '"') {
+    const end = local.length - 1;
+    if (end < 1 || local[end] !== '"') return false;
+    let i = 1;
+    while (i < end) {
+      const c = local.charCodeAt(i);
+      if (c === 0x5c) {
+        const d = local.charCodeAt(i + 1);
+        if (i + 1 >= end || d < 0x20 || d > 0x7e) return false;
+        i += 2;
+        continue;
+      }
+      if (c < 0x20 || c > 0x7e || c === 0x22) return false;
+      i++;
+    }
+  } else if (!local.split(".").every((part) => ATEXT.test(part))) {
     return false;
+  }
   if (domain.startsWith("[") && domain.endsWith("]")) {
     const lit = domain.slice(1, -1);
     return lit.startsWith("IPv6:") ? isIpv6(lit.slice(5)) : isIpv4(lit);
@@ -356,17 +546,87 @@ export function isIpv6(s: string): boolean {
   return halves.length === 2 ? n < groups : n === groups;
 }
 
-const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;
-const URI_REF = /^[^\s<>"{}|\\^`]*$/;
+const URI_CHAR = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]$/;
+const HEX = /^[0-9A-Fa-f]$/;
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
+const IPV_FUTURE = /^[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/;
 
-/** An absolute URI. */
-export function isUri(s: string): boolean {
-  return URI.test(s) && !/%(?![0-9A-Fa-f]{2})/.test(s);
+function hasBracket(s: string): boolean {
+  return s.includes("[") || s.includes("]");
 }
 
-/** A URI or a relative reference. */
+/** RFC 3986 `authority`: `[userinfo@]host[:port]`. */
+function isAuthority(authority: string): boolean {
+  let a = authority;
+  const at = a.indexOf("@");
+  if (at >= 0) {
+    if (a.slice(at + 1).includes("@") || hasBracket(a.slice(0, at)))
+      return false;
+    a = a.slice(at + 1);
+  }
+  let port: string;
+  if (a.startsWith("[")) {
+    const close = a.indexOf("]");
+    if (close < 0) return false;
+    const lit = a.slice(1, close);
+    const after = a.slice(close + 1);
+    if (!(IPV_FUTURE.test(lit) || isIpv6(lit))) return false;
+    if (after !== "" && after[0] !== ":") return false;
+    port = after.slice(1);
+  } else {
+    const colon = a.indexOf(":");
+    const host = colon < 0 ? a : a.slice(0, colon);
+    port = colon < 0 ? "" : a.slice(colon + 1);
+    if (hasBracket(host)) return false;
+  }
+  return /^[0-9]*$/.test(port);
+}
+
+/** RFC 3986 URI (`absolute`) or URI reference, over ASCII characters. */
+function isUriLike(s: string, absolute: boolean): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charAt(i);
+    if (!URI_CHAR.test(c)) return false;
+    if (c === "%" && !(HEX.test(s.charAt(i + 1)) && HEX.test(s.charAt(i + 2))))
+      return false;
+  }
+  let rest = s;
+  const hash = rest.indexOf("#");
+  if (hash >= 0) {
+    const fragment = rest.slice(hash + 1);
+    if (fragment.includes("#") || hasBracket(fragment)) return false;
+    rest = rest.slice(0, hash);
+  }
+  const query = rest.indexOf("?");
+  if (query >= 0) {
+    if (hasBracket(rest.slice(query + 1))) return false;
+    rest = rest.slice(0, query);
+  }
+  const colon = rest.indexOf(":");
+  const scheme = colon > 0 && SCHEME.test(rest.slice(0, colon));
+  if (scheme) rest = rest.slice(colon + 1);
+  else if (absolute) return false;
+  let path: string;
+  if (rest.startsWith("//")) {
+    const slash = rest.indexOf("/", 2);
+    if (!isAuthority(slash < 0 ? rest.slice(2) : rest.slice(2, slash)))
+      return false;
+    path = slash < 0 ? "" : rest.slice(slash);
+  } else {
+    path = rest;
+    if (!scheme && (path.split("/")[0] ?? "").includes(":")) return false;
+  }
+  return !hasBracket(path);
+}
+
+/** An absolute URI (RFC 3986, with a scheme). */
+export function isUri(s: string): boolean {
+  return isUriLike(s, true);
+}
+
+/** A URI or a relative reference (RFC 3986). */
 export function isUriReference(s: string): boolean {
-  return URI_REF.test(s) && !/%(?![0-9A-Fa-f]{2})/.test(s);
+  return isUriLike(s, false);
 }
 
 const UUID =

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from typing import Annotated, Any, NamedTuple, TypeVar
 
+import regex
 from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, ValidationInfo
 
 T = TypeVar("T")
@@ -80,9 +81,36 @@ _MESSAGES = {
 }
 
 
+class Pattern:
+    """An ECMA-262 pattern, translated by ctxgen for the ``regex`` module (which knows
+    ``\\p{…}`` property escapes), compiled on first use. A pattern that does not compile
+    matches nothing: its keyword fails at run time and the package still imports.
+    """
+
+    __slots__ = ("_compiled", "_failed", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._compiled: regex.Pattern[str] | None = None
+        self._failed = False
+
+    def search(self, s: str) -> regex.Match[str] | None:
+        """The first match in ``s``, or ``None`` (always ``None`` if it does not compile)."""
+        c = self._compiled
+        if c is None:
+            if self._failed:
+                return None
+            try:
+                c = self._compiled = regex.compile(self.pattern, regex.V0)
+            except regex.error:
+                self._failed = True
+                return None
+        return c.search(s)
+
+
 def fail(pointer: str, keyword: str, detail: Any) -> Violation:
     """Builds the violation of ``keyword`` at ``pointer``."""
-    if isinstance(detail, re.Pattern):
+    if isinstance(detail, Pattern):
         detail = detail.pattern
     elif isinstance(detail, (tuple, frozenset)):
         detail = ", ".join(sorted(str(d) for d in detail))
@@ -175,13 +203,13 @@ def word_count(s: str) -> int:
     return len(_WORDS.findall(s))
 
 
-def matches_any(patterns: tuple[re.Pattern[str], ...], name: str) -> bool:
+def matches_any(patterns: tuple[Pattern, ...], name: str) -> bool:
     """Whether a ``patternProperties`` pattern matches ``name``."""
     return any(r.search(name) is not None for r in patterns)
 
 
 def has_unknown(
-    v: dict[str, Any], known: AbstractSet[str], patterns: tuple[re.Pattern[str], ...]
+    v: dict[str, Any], known: AbstractSet[str], patterns: tuple[Pattern, ...]
 ) -> bool:
     """Whether an object has a property neither listed nor matched by a pattern."""
     return any(k not in known and not matches_any(patterns, k) for k in v)
@@ -280,42 +308,41 @@ def is_date_time(s: str) -> bool:
     return is_date(s[:10]) and is_time(s[11:])
 
 
-_DURATION = re.compile(
-    r"P(?:(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?(?:[0-9]+S)?)?"
-    r"|[0-9]+W)\Z"
-)
-
-
 def is_duration(s: str) -> bool:
-    """ISO 8601 duration (RFC 3339 appendix A)."""
-    return not (_DURATION.match(s) is None or s == "P" or s.endswith("T"))
-
-
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\Z")
-
-
-def is_email(s: str) -> bool:
-    """An address ``local@domain`` (RFC 5321 shape)."""
-    if _EMAIL.match(s) is None:
+    """RFC 3339 appendix A duration: ``P`` then date units in ``Y M D`` order without gaps,
+    an optional ``T`` with time units in ``H M S`` order without gaps, or weeks alone.
+    """
+    if len(s) < 2 or s[0] != "P":
         return False
-    local, _, domain = s.rpartition("@")
-    if local.startswith(".") or local.endswith(".") or ".." in local:
-        return False
-    if domain.startswith("[") and domain.endswith("]"):
-        inner = domain[1:-1]
-        return is_ipv4(inner) or (inner.startswith("IPv6:") and is_ipv6(inner[5:]))
-    return is_hostname(domain)
-
-
-_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\Z")
-
-
-def is_hostname(s: str) -> bool:
-    """RFC 1123 host name."""
-    if not s or len(s) > 253:
-        return False
-    name = s.removesuffix(".")
-    return all(_LABEL.match(label) is not None for label in name.split("."))
+    units = "YMD"
+    last = -1
+    digits = 0
+    parts = 0
+    in_time = week = False
+    for c in s[1:]:
+        if "0" <= c <= "9":
+            digits += 1
+            continue
+        if week:
+            return False
+        if c == "T":
+            if digits or in_time:
+                return False
+            units, last, parts, in_time = "HMS", -1, 0, True
+            continue
+        if digits == 0:
+            return False
+        digits = 0
+        if c == "W" and not in_time and parts == 0:
+            week = True
+            parts = 1
+            continue
+        pos = units.find(c)
+        if pos < 0 or (last >= 0 and pos != last + 1):
+            return False
+        last = pos
+        parts += 1
+    return digits == 0 and parts > 0
 
 
 _IPV4 = re.compile(r"(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\Z")
@@ -352,24 +379,273 @@ def is_ipv6(s: str) -> bool:
     return all(_HEX4.match(x) is not None for x in parts)
 
 
-_URI_REF = re.compile(
-    r"(?:([A-Za-z][A-Za-z0-9+.-]*):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?\Z",
-    re.DOTALL,
+_ATEXT = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-/=?^_`{|}~"
 )
-_URI_CHARS = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]]|%[0-9A-Fa-f]{2})*\Z")
+
+
+def is_email(s: str) -> bool:
+    """RFC 5321 mailbox: a dot-atom or quoted-string local part (at most 64 characters),
+    ``@``, and a host name or an address literal.
+    """
+    at = s.rfind("@")
+    if at <= 0:
+        return False
+    local, domain = s[:at], s[at + 1 :]
+    if len(local) > 64:
+        return False
+    if local[0] == '"':
+        end = len(local) - 1
+        if end < 1 or local[end] != '"':
+            return False
+        i = 1
+        while i < end:
+            c = ord(local[i])
+            if c == 0x5C:
+                if i + 1 >= end or not 0x20 <= ord(local[i + 1]) <= 0x7E:
+                    return False
+                i += 2
+                continue
+            if c < 0x20 or c > 0x7E or c == 0x22:
+                return False
+            i += 1
+    elif not all(part and all(c in _ATEXT for c in part) for part in local.split(".")):
+        return False
+    if domain.startswith("[") and domain.endswith("]"):
+        lit = domain[1:-1]
+        return is_ipv6(lit[5:]) if lit.startswith("IPv6:") else is_ipv4(lit)
+    return is_hostname(domain)
+
+
+# IDNA2008 (RFC 5891/5892) checks of decoded A-labels: small tables, only what the
+# shared format semantics need (docs/validation.md). Ranges are inclusive pairs.
+_MARKS = (
+    (0x0300, 0x036F), (0x0483, 0x0489), (0x0591, 0x05BD), (0x05BF, 0x05BF),
+    (0x05C1, 0x05C2), (0x05C4, 0x05C5), (0x05C7, 0x05C7), (0x0610, 0x061A),
+    (0x064B, 0x065F), (0x0670, 0x0670), (0x06D6, 0x06DC), (0x06DF, 0x06E4),
+    (0x06E7, 0x06E8), (0x06EA, 0x06ED), (0x0900, 0x0903), (0x093A, 0x093C),
+    (0x093E, 0x094F), (0x0951, 0x0957), (0x0962, 0x0963), (0x0981, 0x0983),
+    (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0x302A, 0x302F),
+    (0x3099, 0x309A), (0xFE20, 0xFE2F),
+)  # fmt: skip
+_DISALLOWED = (
+    (0x0080, 0x00B6), (0x00B8, 0x00DE), (0x0640, 0x0640), (0x07FA, 0x07FA),
+    (0x2000, 0x200B), (0x200E, 0x206F), (0x302E, 0x302F), (0x3031, 0x3035),
+    (0x303B, 0x303B), (0xFFF0, 0xFFFF),
+)  # fmt: skip
+_GREEK = ((0x0370, 0x03FF), (0x1F00, 0x1FFF))
+_HEBREW = ((0x0590, 0x05FF),)
+_KANA_HAN = (
+    (0x3005, 0x3007), (0x3021, 0x3029), (0x3040, 0x30FA), (0x30FC, 0x30FF),
+    (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F),
+)  # fmt: skip
+_VIRAMAS = (
+    (0x094D, 0x094D), (0x09CD, 0x09CD), (0x0A4D, 0x0A4D), (0x0ACD, 0x0ACD),
+    (0x0B4D, 0x0B4D), (0x0BCD, 0x0BCD), (0x0C4D, 0x0C4D), (0x0CCD, 0x0CCD),
+    (0x0D3B, 0x0D3C), (0x0D4D, 0x0D4D), (0x0DCA, 0x0DCA), (0x0E3A, 0x0E3A),
+    (0x0EBA, 0x0EBA), (0x0F84, 0x0F84), (0x1039, 0x103A), (0x1714, 0x1715),
+    (0x1734, 0x1734), (0x17D2, 0x17D2), (0x1A60, 0x1A60), (0x1B44, 0x1B44),
+    (0x1BAA, 0x1BAB), (0x1BF2, 0x1BF3), (0x2D7F, 0x2D7F), (0xA806, 0xA806),
+    (0xA82C, 0xA82C), (0xA8C4, 0xA8C4), (0xA953, 0xA953), (0xA9C0, 0xA9C0),
+    (0xAAF6, 0xAAF6), (0xABED, 0xABED),
+)  # fmt: skip
+
+
+def _in(c: int, table: tuple[tuple[int, int], ...]) -> bool:
+    return any(lo <= c <= hi for lo, hi in table)
+
+
+def _punycode(s: str) -> list[int] | None:
+    """RFC 3492 decoding of the part of an A-label after ``xn--``; ``None`` if invalid."""
+    b = s.rfind("-")
+    out = [ord(c) for c in s[: max(b, 0)]]
+    pos = b + 1 if b >= 0 else 0
+    n, i, bias = 128, 0, 72
+    while pos < len(s):
+        old, w, k = i, 1, 36
+        while True:
+            if pos >= len(s):
+                return None
+            c = ord(s[pos])
+            pos += 1
+            if 0x30 <= c <= 0x39:
+                digit = c - 22
+            elif 0x41 <= c <= 0x5A:
+                digit = c - 0x41
+            elif 0x61 <= c <= 0x7A:
+                digit = c - 0x61
+            else:
+                return None
+            i += digit * w
+            t = 1 if k <= bias else 26 if k >= bias + 26 else k - bias
+            if i > 0x7FFFFFFF:
+                return None
+            if digit < t:
+                break
+            w *= 36 - t
+            if w > 0x7FFFFFFF:
+                return None
+            k += 36
+        size = len(out) + 1
+        delta = (i - old) // 700 if old == 0 else (i - old) // 2
+        delta += delta // size
+        k = 0
+        while delta > 455:
+            delta //= 35
+            k += 36
+        bias = k + 36 * delta // (delta + 38)
+        n += i // size
+        i %= size
+        if n > 0x10FFFF or 0xD800 <= n <= 0xDFFF:
+            return None
+        out.insert(i, n)
+        i += 1
+    return out
+
+
+def _u_label(cps: list[int]) -> bool:
+    """The IDNA2008 rules for a decoded A-label (RFC 5891 section 5.4, RFC 5892)."""
+    count = len(cps)
+    if count == 0 or all(c < 0x80 for c in cps) or _in(cps[0], _MARKS):
+        return False
+    if cps[0] == 0x2D or cps[-1] == 0x2D or (count >= 4 and cps[2] == cps[3] == 0x2D):
+        return False
+    arabic = eastern = False
+    for j, c in enumerate(cps):
+        prev = cps[j - 1] if j > 0 else -1
+        after = cps[j + 1] if j + 1 < count else -1
+        if c < 0x80:
+            if not (0x61 <= c <= 0x7A or 0x30 <= c <= 0x39 or c == 0x2D):
+                return False
+        elif _in(c, _DISALLOWED):
+            return False
+        elif c == 0x00B7:
+            if prev != 0x6C or after != 0x6C:
+                return False
+        elif c == 0x0375:
+            if not _in(after, _GREEK):
+                return False
+        elif c in (0x05F3, 0x05F4):
+            if not _in(prev, _HEBREW):
+                return False
+        elif c == 0x30FB:
+            if not any(_in(x, _KANA_HAN) for x in cps):
+                return False
+        elif c == 0x200D:
+            if not _in(prev, _VIRAMAS):
+                return False
+        elif c == 0x200C and not _in(prev, _VIRAMAS) and (prev < 0 or after < 0):
+            return False
+        arabic = arabic or 0x0660 <= c <= 0x0669
+        eastern = eastern or 0x06F0 <= c <= 0x06F9
+    return not (arabic and eastern)
+
+
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\Z")
+
+
+def is_hostname(s: str) -> bool:
+    """RFC 1123 host name (no trailing dot) whose ``xn--`` labels are valid A-labels."""
+    if not s or len(s) > 253:
+        return False
+    for label in s.split("."):
+        if _LABEL.match(label) is None:
+            return False
+        if label[2:4] == "--":
+            if label[:2].lower() != "xn":
+                return False
+            cps = _punycode(label[4:])
+            if cps is None or not _u_label(cps):
+                return False
+    return True
+
+
+_URI_CHARS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%"
+)
+_HEX = frozenset("0123456789ABCDEFabcdef")
+_SCHEME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-.")
+_IPV_FUTURE = re.compile(r"[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+\Z")
+
+
+def _authority(a: str) -> bool:
+    """RFC 3986 ``authority``: ``[userinfo@]host[:port]``."""
+    at = a.find("@")
+    if at >= 0:
+        if "@" in a[at + 1 :] or "[" in a[:at] or "]" in a[:at]:
+            return False
+        a = a[at + 1 :]
+    if a.startswith("["):
+        close = a.find("]")
+        if close < 0:
+            return False
+        lit, after = a[1:close], a[close + 1 :]
+        if not (_IPV_FUTURE.match(lit) is not None or is_ipv6(lit)) or (
+            after and after[0] != ":"
+        ):
+            return False
+        port = after[1:]
+    else:
+        colon = a.find(":")
+        host = a if colon < 0 else a[:colon]
+        port = "" if colon < 0 else a[colon + 1 :]
+        if "[" in host or "]" in host:
+            return False
+    return all("0" <= c <= "9" for c in port)
+
+
+def _uri(s: str, absolute: bool) -> bool:
+    """RFC 3986 URI (``absolute``) or URI reference, over ASCII characters."""
+    n = len(s)
+    for i, c in enumerate(s):
+        if c not in _URI_CHARS:
+            return False
+        if c == "%" and (i + 2 >= n or s[i + 1] not in _HEX or s[i + 2] not in _HEX):
+            return False
+    rest = s
+    hash_at = rest.find("#")
+    if hash_at >= 0:
+        fragment = rest[hash_at + 1 :]
+        if "#" in fragment or "[" in fragment or "]" in fragment:
+            return False
+        rest = rest[:hash_at]
+    query_at = rest.find("?")
+    if query_at >= 0:
+        query = rest[query_at + 1 :]
+        if "[" in query or "]" in query:
+            return False
+        rest = rest[:query_at]
+    colon = rest.find(":")
+    scheme = (
+        colon > 0
+        and rest[0] in _SCHEME
+        and not ("0" <= rest[0] <= "9" or rest[0] in "+-.")
+        and all(c in _SCHEME for c in rest[:colon])
+    )
+    if scheme:
+        rest = rest[colon + 1 :]
+    elif absolute:
+        return False
+    if rest.startswith("//"):
+        slash = rest.find("/", 2)
+        if not _authority(rest[2:] if slash < 0 else rest[2:slash]):
+            return False
+        path = "" if slash < 0 else rest[slash:]
+    else:
+        path = rest
+        if not scheme and ":" in path.split("/", 1)[0]:
+            return False
+    return "[" not in path and "]" not in path
 
 
 def is_uri_reference(s: str) -> bool:
-    """RFC 3986 URI reference (ASCII characters or percent escapes)."""
-    if _URI_REF.match(s) is None:
-        return False
-    return _URI_CHARS.match(s.replace("#", "/", 1)) is not None
+    """RFC 3986 URI reference: a URI or a relative reference."""
+    return _uri(s, False)
 
 
 def is_uri(s: str) -> bool:
-    """RFC 3986 absolute URI (with a scheme)."""
-    m = _URI_REF.match(s)
-    return m is not None and m[1] is not None and is_uri_reference(s)
+    """RFC 3986 URI (with a scheme)."""
+    return _uri(s, True)
 
 
 _UUID = re.compile(r"[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}\Z")

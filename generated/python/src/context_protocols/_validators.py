@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from . import _runtime as _rt
@@ -18,21 +17,21 @@ from ._runtime import fail as _fail
 
 _NUM = (int, float)
 _MISSING = _rt.MISSING
-_P0 = re.compile("^[^/]")
-_P1 = re.compile(r"^BLK-[0-9]{3}\Z")
-_P2 = re.compile(r"^Q-[0-9]{3}\Z")
-_P3 = re.compile(r"^F-[0-9]{3}\Z")
-_P4 = re.compile("^orch-")
-_P5 = re.compile("^nse-")
-_P6 = re.compile("^ps-")
-_P7 = re.compile(r"^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*\Z")
-_P8 = re.compile(
+_P0 = _rt.Pattern("^[^/]")
+_P1 = _rt.Pattern(r"^BLK-[0-9]{3}\Z")
+_P2 = _rt.Pattern(r"^Q-[0-9]{3}\Z")
+_P3 = _rt.Pattern(r"^F-[0-9]{3}\Z")
+_P4 = _rt.Pattern("^orch-")
+_P5 = _rt.Pattern("^nse-")
+_P6 = _rt.Pattern("^ps-")
+_P7 = _rt.Pattern(r"^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*\Z")
+_P8 = _rt.Pattern(
     r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?\Z"
 )
-_P9 = re.compile(
+_P9 = _rt.Pattern(
     r"^(([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]|morning|afternoon|evening)\Z"
 )
-_P10 = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}\Z")
+_P10 = _rt.Pattern(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}\Z")
 _T0_0 = ("object",)
 _T1_0 = ("object",)
 _T2_0 = ("string",)
