@@ -162,6 +162,85 @@ struct Ctx<'a> {
     ir: &'a Ir,
     names: Vec<String>,
     schemars: bool,
+    /// The strongly connected component of each type in the inline-containment graph.
+    scc: Vec<usize>,
+    /// Whether a component has more than one type (a cycle through several types).
+    cyclic: Vec<bool>,
+}
+
+/// The types a type holds inline: through fields, `Option`s, union variants and aliases, but not
+/// through `Vec` or maps, which already put them on the heap.
+fn inline_edges(ir: &Ir, id: TypeId) -> Vec<TypeId> {
+    let mut out = Vec::new();
+    let mut inline = |t: &Ty| {
+        let mut t = t;
+        while let Ty::Nullable(inner) = t {
+            t = inner;
+        }
+        if let Ty::Named(n) = t {
+            out.push(*n);
+        }
+    };
+    match &ir.types[id].kind {
+        TypeKind::Struct(s) => s.fields.iter().for_each(|f| inline(&f.ty)),
+        TypeKind::Union(u) => u.variants.iter().for_each(|v| inline(&v.ty)),
+        TypeKind::Alias(t) => inline(t),
+        TypeKind::Enum(_) => {}
+    }
+    out
+}
+
+/// Kosaraju's algorithm over the inline-containment graph, without recursion.
+fn components(ir: &Ir) -> (Vec<usize>, Vec<bool>) {
+    let n = ir.types.len();
+    let edges: Vec<Vec<TypeId>> = (0..n).map(|i| inline_edges(ir, i)).collect();
+    let mut rev = vec![Vec::new(); n];
+    for (i, es) in edges.iter().enumerate() {
+        for &j in es {
+            rev[j].push(i);
+        }
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for start in 0..n {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut stack = vec![(start, 0)];
+        while let Some((v, i)) = stack.pop() {
+            if let Some(&w) = edges[v].get(i) {
+                stack.push((v, i + 1));
+                if !seen[w] {
+                    seen[w] = true;
+                    stack.push((w, 0));
+                }
+            } else {
+                order.push(v);
+            }
+        }
+    }
+    let mut comp = vec![usize::MAX; n];
+    let mut sizes = Vec::new();
+    for &start in order.iter().rev() {
+        if comp[start] != usize::MAX {
+            continue;
+        }
+        let c = sizes.len();
+        sizes.push(0);
+        comp[start] = c;
+        let mut stack = vec![start];
+        while let Some(v) = stack.pop() {
+            sizes[c] += 1;
+            for &w in &rev[v] {
+                if comp[w] == usize::MAX {
+                    comp[w] = c;
+                    stack.push(w);
+                }
+            }
+        }
+    }
+    (comp, sizes.into_iter().map(|s| s > 1).collect())
 }
 
 impl Ctx<'_> {
@@ -188,34 +267,9 @@ impl Ctx<'_> {
     }
 
     /// Whether `from` contains `target` inline (not behind a `Vec` or map), so a field of type
-    /// `from` inside `target` needs a `Box`.
+    /// `from` inside `target` needs a `Box`: both lie on one cycle of inline containment.
     fn reaches(&self, from: TypeId, target: TypeId) -> bool {
-        let mut stack = vec![from];
-        let mut seen = vec![false; self.ir.types.len()];
-        while let Some(id) = stack.pop() {
-            if id == target {
-                return true;
-            }
-            if std::mem::replace(&mut seen[id], true) {
-                continue;
-            }
-            let mut inline = |t: &Ty| {
-                let mut t = t;
-                while let Ty::Nullable(inner) = t {
-                    t = inner;
-                }
-                if let Ty::Named(n) = t {
-                    stack.push(*n);
-                }
-            };
-            match &self.ir.types[id].kind {
-                TypeKind::Struct(s) => s.fields.iter().for_each(|f| inline(&f.ty)),
-                TypeKind::Union(u) => u.variants.iter().for_each(|v| inline(&v.ty)),
-                TypeKind::Alias(t) => inline(t),
-                TypeKind::Enum(_) => {}
-            }
-        }
-        false
+        from == target || (self.scc[from] == self.scc[target] && self.cyclic[self.scc[from]])
     }
 
     fn fields(&self, owner: TypeId, fields: &[crate::ir::Field], skip: &[String], defaults: &mut Vec<DefaultFn>) -> Vec<FieldCtx> {
@@ -409,7 +463,8 @@ enum DefaultExpr {
 
 /// Renders the Rust crate.
 pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
-    let ctx = Ctx { ir, names: names::type_names(Lang::Rust, ir), schemars: !opts.single_file };
+    let (scc, cyclic) = components(ir);
+    let ctx = Ctx { ir, names: names::type_names(Lang::Rust, ir), schemars: !opts.single_file, scc, cyclic };
     let mut files = Files::new();
     let mut module_names = Vec::new();
     let mut taken = std::collections::HashSet::new();

@@ -15,11 +15,13 @@ pub struct TypeBuilder<'c, 's> {
     pub types: Vec<TypeDef>,
     pub modules: Vec<Module>,
     named: HashMap<Loc, TypeId>,
+    shapes: HashMap<Loc, Shape>,
     pub diagnostics: Vec<Diagnostic>,
     depth: usize,
 }
 
 /// What a schema looks like, for choosing a type.
+#[derive(Clone)]
 enum Shape {
     Any,
     Scalar(Ty),
@@ -32,7 +34,15 @@ enum Shape {
 
 impl<'c, 's> TypeBuilder<'c, 's> {
     pub fn new(comp: &'c mut Compiler<'s>) -> Self {
-        TypeBuilder { comp, types: Vec::new(), modules: Vec::new(), named: HashMap::new(), diagnostics: Vec::new(), depth: 0 }
+        TypeBuilder {
+            comp,
+            types: Vec::new(),
+            modules: Vec::new(),
+            named: HashMap::new(),
+            shapes: HashMap::new(),
+            diagnostics: Vec::new(),
+            depth: 0,
+        }
     }
 
     fn obj(&self, loc: &Loc) -> Option<&Map<String, Value>> {
@@ -94,27 +104,50 @@ impl<'c, 's> TypeBuilder<'c, 's> {
     }
 
     fn shape(&mut self, loc: &Loc) -> Result<Shape> {
-        let Some(obj) = self.obj(loc) else { return Ok(Shape::Any) };
-        let obj = obj.clone();
+        if let Some(s) = self.shapes.get(loc) {
+            return Ok(s.clone());
+        }
+        let pre = match self.obj(loc) {
+            Some(obj) => pre_shape(obj, loc),
+            None => Pre::Done(Shape::Any),
+        };
+        let shape = match pre {
+            Pre::Done(s) => s,
+            Pre::Ref(r) => Shape::Ref(self.comp.set_mut().resolve(loc, &r)?),
+            Pre::AllOf(n) => self.all_of_shape(loc, n)?,
+        };
+        self.shapes.insert(loc.clone(), shape.clone());
+        Ok(shape)
+    }
+}
+
+/// What a schema's own keywords say about its shape; refs and `allOf` need the schema set.
+enum Pre {
+    Done(Shape),
+    Ref(String),
+    AllOf(usize),
+}
+
+fn pre_shape(obj: &Map<String, Value>, loc: &Loc) -> Pre {
+    {
         let only_ref = obj.contains_key("$ref")
             && !["type", "properties", "items", "enum", "const", "oneOf", "anyOf", "allOf", "additionalProperties"]
                 .iter()
                 .any(|k| obj.contains_key(*k));
         if only_ref {
-            let r = obj["$ref"].as_str().unwrap_or_default().to_string();
-            return Ok(Shape::Ref(self.comp.set_mut().resolve(loc, &r)?));
+            return Pre::Ref(obj["$ref"].as_str().unwrap_or_default().to_string());
         }
         if let Some(values) = obj.get("enum").and_then(Value::as_array) {
             let nullable = values.iter().any(Value::is_null);
             let strings: Option<Vec<String>> =
                 values.iter().filter(|v| !v.is_null()).map(|v| v.as_str().map(String::from)).collect();
-            return Ok(match strings {
+            return Pre::Done(match strings {
                 Some(s) if !s.is_empty() => Shape::StringEnum(s, nullable),
                 _ => Shape::Any,
             });
         }
         if let Some(c) = obj.get("const") {
-            return Ok(match c {
+            return Pre::Done(match c {
                 Value::String(s) => Shape::Scalar(Ty::Literal(s.clone())),
                 Value::Null => Shape::Scalar(Ty::Null),
                 Value::Bool(_) => Shape::Scalar(Ty::Bool),
@@ -132,25 +165,25 @@ impl<'c, 's> TypeBuilder<'c, 's> {
         let has = |k: &str| obj.contains_key(k);
         let objectish = has("properties") || has("required") || has("additionalProperties") || has("patternProperties");
         if non_null.len() > 1 {
-            return Ok(Shape::Any);
+            return Pre::Done(Shape::Any);
         }
         if non_null.is_empty() && types.contains(&"null") {
-            return Ok(Shape::Scalar(Ty::Null));
+            return Pre::Done(Shape::Scalar(Ty::Null));
         }
         let kind = match non_null.first() {
             Some(t) => *t,
             None if objectish => "object",
             None if has("items") || has("prefixItems") => "array",
-            None if has("allOf") => return self.all_of_shape(loc, &obj),
+            None if has("allOf") => return Pre::AllOf(obj["allOf"].as_array().map_or(0, Vec::len)),
             None if has("oneOf") || has("anyOf") => {
                 let key = if has("oneOf") { "oneOf" } else { "anyOf" };
                 let n = obj[key].as_array().map_or(0, Vec::len);
-                return Ok(Shape::Union((0..n).map(|i| Self::at(loc, &[key, &i.to_string()])).collect()));
+                return Pre::Done(Shape::Union((0..n).map(|i| TypeBuilder::at(loc, &[key, &i.to_string()])).collect()));
             }
             None if has("pattern") || has("minLength") || has("maxLength") || has("format") => "string",
-            None => return Ok(Shape::Any),
+            None => return Pre::Done(Shape::Any),
         };
-        Ok(match kind {
+        Pre::Done(match kind {
             "object" => Shape::Object,
             "array" => Shape::Array,
             "string" => Shape::Scalar(Ty::String),
@@ -160,9 +193,10 @@ impl<'c, 's> TypeBuilder<'c, 's> {
             _ => Shape::Any,
         })
     }
+}
 
-    fn all_of_shape(&mut self, loc: &Loc, obj: &Map<String, Value>) -> Result<Shape> {
-        let n = obj["allOf"].as_array().map_or(0, Vec::len);
+impl TypeBuilder<'_, '_> {
+    fn all_of_shape(&mut self, loc: &Loc, n: usize) -> Result<Shape> {
         let mut objects = true;
         for i in 0..n {
             let member = self.resolve_refs(&Self::at(loc, &["allOf", &i.to_string()]))?;
@@ -220,24 +254,30 @@ impl<'c, 's> TypeBuilder<'c, 's> {
                 return Ok(if nullable { ty.nullable() } else { ty });
             }
             Shape::Array => {
-                let obj = self.obj(loc).cloned().unwrap_or_default();
-                match obj.get("items") {
-                    Some(v) if v.is_object() || v.is_boolean() => {
+                let items = self.obj(loc).and_then(|o| o.get("items")).is_some_and(|v| v.is_object() || v.is_boolean());
+                match items {
+                    true => {
                         let item = self.ty_at(&Self::at(loc, &["items"]), &format!("{hint} item"), module, true)?;
                         Ty::Array(Box::new(item))
                     }
-                    _ => Ty::Array(Box::new(Ty::Any)),
+                    false => Ty::Array(Box::new(Ty::Any)),
                 }
             }
             Shape::Object => {
-                let obj = self.obj(loc).cloned().unwrap_or_default();
-                let has_props = obj.contains_key("properties") || obj.contains_key("allOf");
-                match (has_props, obj.get("additionalProperties")) {
-                    (false, Some(v)) if v.is_object() => {
+                let (has_props, extra_schema, has_required) = match self.obj(loc) {
+                    Some(o) => (
+                        o.contains_key("properties") || o.contains_key("allOf"),
+                        o.get("additionalProperties").is_some_and(Value::is_object),
+                        o.contains_key("required"),
+                    ),
+                    None => (false, false, false),
+                };
+                match (has_props, extra_schema) {
+                    (false, true) => {
                         let t = self.ty_at(&Self::at(loc, &["additionalProperties"]), &format!("{hint} value"), module, true)?;
                         Ty::Map(Box::new(t))
                     }
-                    (false, _) if !obj.contains_key("required") => Ty::Map(Box::new(Ty::Any)),
+                    (false, _) if !has_required => Ty::Map(Box::new(Ty::Any)),
                     _ => self.named_ty(loc, hint, module, allow_named)?,
                 }
             }
@@ -291,7 +331,7 @@ impl<'c, 's> TypeBuilder<'c, 's> {
             return Ok(());
         }
         seen.push(loc.clone());
-        let Some(obj) = self.obj(loc).cloned() else { return Ok(()) };
+        let Some(obj) = self.obj(loc) else { return Ok(()) };
         if let Some(p) = obj.get("properties").and_then(Value::as_object) {
             for name in p.keys() {
                 if !props.iter().any(|(n, _)| n == name) {
@@ -304,11 +344,12 @@ impl<'c, 's> TypeBuilder<'c, 's> {
                 required.push(r.to_string());
             }
         }
-        if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
-            let target = self.comp.set_mut().resolve(loc, r)?;
+        let reference = obj.get("$ref").and_then(Value::as_str).map(str::to_string);
+        let n = obj.get("allOf").and_then(Value::as_array).map_or(0, Vec::len);
+        if let Some(r) = reference {
+            let target = self.comp.set_mut().resolve(loc, &r)?;
             self.collect_props(&target, props, required, seen)?;
         }
-        let n = obj.get("allOf").and_then(Value::as_array).map_or(0, Vec::len);
         for i in 0..n {
             let member = Self::at(loc, &["allOf", &i.to_string()]);
             self.collect_props(&member, props, required, seen)?;
@@ -320,7 +361,13 @@ impl<'c, 's> TypeBuilder<'c, 's> {
         let mut props = Vec::new();
         let mut required = Vec::new();
         self.collect_props(loc, &mut props, &mut required, &mut Vec::new())?;
-        let obj = self.obj(loc).cloned().unwrap_or_default();
+        let (deny_unknown, extra_schema) = match self.obj(loc) {
+            Some(o) => (
+                o.get("additionalProperties") == Some(&Value::Bool(false)) && !o.contains_key("patternProperties"),
+                o.get("additionalProperties").is_some_and(Value::is_object),
+            ),
+            None => (false, false),
+        };
         let mut fields = Vec::new();
         for (wire, ploc) in props {
             let ty = self.ty_at(&ploc, &format!("{name} {wire}"), module, true)?;
@@ -342,10 +389,9 @@ impl<'c, 's> TypeBuilder<'c, 's> {
             let required = required.contains(&wire);
             fields.push(Field { wire, doc, ty, required, default, annotations });
         }
-        let deny_unknown = obj.get("additionalProperties") == Some(&Value::Bool(false)) && !obj.contains_key("patternProperties");
-        let extra = match obj.get("additionalProperties") {
-            Some(v) if v.is_object() => Some(self.ty_at(&Self::at(loc, &["additionalProperties"]), &format!("{name} value"), module, true)?),
-            _ => None,
+        let extra = match extra_schema {
+            true => Some(self.ty_at(&Self::at(loc, &["additionalProperties"]), &format!("{name} value"), module, true)?),
+            false => None,
         };
         Ok(Struct { fields, deny_unknown, extra })
     }
