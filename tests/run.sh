@@ -29,7 +29,7 @@ echo "== conformance (JSON-Schema-Test-Suite)"
 suite="${CTXGEN_SUITE:-../shared/corpus/json-schema-test-suite}"
 [ -d "$suite" ] || { echo "error: the JSON-Schema-Test-Suite is not at $suite (set CTXGEN_SUITE)" >&2; exit 1; }
 CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release --bin ctxgen-conformance -- "$suite" \
-  --work target/conformance --report target/conformance.md --baseline tests/conformance-baseline.txt
+  --work target/conformance --report target/conformance.md --baseline tests/conformance-baseline.txt --require-agreement
 if ! diff -q target/conformance.md docs/conformance.md >/dev/null; then
   echo "error: docs/conformance.md is out of date; copy target/conformance.md over it" >&2
   diff target/conformance.md docs/conformance.md | head -20 >&2

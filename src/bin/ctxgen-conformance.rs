@@ -32,6 +32,13 @@ fn main() {
         std::fs::write(&path, &results).expect("write results");
     }
     print!("{}", conformance::report::summary(&run));
+    if args.iter().any(|a| a == "--require-agreement") {
+        let n = conformance::report::disagreement_count(&run);
+        if n > 0 || !run.errors.is_empty() {
+            eprintln!("the languages disagree on {n} case(s); {} binding(s) failed to run", run.errors.len());
+            std::process::exit(1);
+        }
+    }
     // A case that passed in the committed baseline and fails now is a regression.
     if let Some(path) = flag("--baseline") {
         let baseline = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));

@@ -44,6 +44,10 @@ fn disagreements(run: &Run) -> Vec<(usize, usize)> {
     out
 }
 
+pub fn disagreement_count(run: &Run) -> usize {
+    disagreements(run).len()
+}
+
 pub fn summary(run: &Run) -> String {
     let mut s = String::new();
     let t = table(run);
