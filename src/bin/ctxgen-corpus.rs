@@ -1,7 +1,7 @@
 //! Runs ctxgen over a directory of real-world schemas (one generation per file, 10 s limit each),
 //! type-checks the Rust output in one batch crate, and writes a Markdown report.
 //!
-//! `cargo run --release --bin ctxgen-corpus -- <schema dir> [--every N] [--largest K] [--report FILE]`
+//! `cargo run --release --bin ctxgen-corpus -- <schema dir> [--every N] [--largest K] [--report FILE] [--no-compile]`
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -47,8 +47,11 @@ fn main() {
         let name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
         rows.push(Row { file: name, outcome, time, compiles: false });
     }
-    compile_batch(&work, &mut rows);
-    let text = render(&dir, &rows);
+    let compiled = !args.iter().any(|a| a == "--no-compile");
+    if compiled {
+        compile_batch(&work, &mut rows);
+    }
+    let text = render(&dir, &rows, compiled);
     match report {
         Some(path) => std::fs::write(&path, &text).expect("write report"),
         None => print!("{text}"),
@@ -77,12 +80,19 @@ fn select(dir: &Path, every: Option<usize>, largest: usize) -> Vec<PathBuf> {
 }
 
 fn run_one(exe: &Path, file: &Path, out: &Path) -> Outcome {
+    // Diagnostics go to a file: a full pipe would block the child.
+    let _ = std::fs::create_dir_all(out);
+    let log_path = out.with_extension("log");
+    let log = match std::fs::File::create(&log_path) {
+        Ok(f) => f,
+        Err(e) => return Outcome::Refused(format!("cannot write {}: {e}", log_path.display())),
+    };
     let child = Command::new(exe)
         .args(["generate", "--lang", "rust", "--single-file", "--out"])
         .arg(out)
         .arg(file)
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::from(log))
         .spawn();
     let mut child = match child {
         Ok(c) => c,
@@ -92,11 +102,7 @@ fn run_one(exe: &Path, file: &Path, out: &Path) -> Outcome {
     loop {
         match child.try_wait() {
             Ok(Some(status)) => {
-                let mut err = String::new();
-                if let Some(mut s) = child.stderr.take() {
-                    use std::io::Read;
-                    let _ = s.read_to_string(&mut err);
-                }
+                let err = std::fs::read_to_string(&log_path).unwrap_or_default();
                 let last = err.lines().rev().find(|l| l.starts_with("error")).unwrap_or("").to_string();
                 return match status.code() {
                     Some(0) => Outcome::Generated,
@@ -178,7 +184,7 @@ fn check_chunk(work: &Path, krate: &Path, mut live: Vec<usize>, rows: &mut [Row]
     }
 }
 
-fn render(dir: &Path, rows: &[Row]) -> String {
+fn render(dir: &Path, rows: &[Row], compiled: bool) -> String {
     let total = rows.len();
     let generated = rows.iter().filter(|r| matches!(r.outcome, Outcome::Generated)).count();
     let compiles = rows.iter().filter(|r| r.compiles).count();
@@ -192,7 +198,11 @@ fn render(dir: &Path, rows: &[Row]) -> String {
     s.push_str("| | files | share |\n|---|---:|---:|\n");
     s.push_str(&format!("| schemas | {total} | 100.0% |\n"));
     s.push_str(&format!("| generated | {generated} | {:.1}% |\n", pct(generated)));
-    s.push_str(&format!("| Rust compiles | {compiles} | {:.1}% |\n", pct(compiles)));
+    if compiled {
+        s.push_str(&format!("| Rust compiles | {compiles} | {:.1}% |\n", pct(compiles)));
+    } else {
+        s.push_str("| Rust compiles | not checked (`--no-compile`) | |\n");
+    }
     s.push_str(&format!("| panics | {} | |\n| over 10 s | {} | |\n\n", panics.len(), timeouts.len()));
     if let Some(r) = slowest {
         s.push_str(&format!("Slowest file: `{}` in {:.2} s.\n\n", r.file, r.time.as_secs_f64()));
@@ -214,7 +224,7 @@ fn render(dir: &Path, rows: &[Row]) -> String {
         }
         s.push('\n');
     }
-    let failed: Vec<&Row> = rows.iter().filter(|r| matches!(r.outcome, Outcome::Generated) && !r.compiles).collect();
+    let failed: Vec<&Row> = rows.iter().filter(|r| compiled && matches!(r.outcome, Outcome::Generated) && !r.compiles).collect();
     if !failed.is_empty() {
         s.push_str("## Generated but not compiling\n\n");
         for r in failed {

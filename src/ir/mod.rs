@@ -12,7 +12,7 @@ use serde_json::Value;
 pub use checks::{Check, Format, JsonType, Node, NodeId, Pattern, PatternId, Program};
 pub use model::{Field, Ir, Module, Struct, Ty, TypeDef, TypeId, TypeKind, Union, Variant};
 
-use crate::error::Result;
+use crate::error::{Diagnostic, Result, Severity};
 use crate::schema::{pointer, Loc, SchemaSet};
 use compile::Compiler;
 use types::TypeBuilder;
@@ -52,8 +52,17 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
         }
         for key in ["$defs", "definitions"] {
             if let Some(defs) = root.get(key).and_then(Value::as_object) {
-                for name in defs.keys() {
+                for (name, def) in defs {
                     let loc = Loc { doc, pointer: pointer::push(&pointer::push("", key), name) };
+                    if !def.is_object() && !def.is_boolean() {
+                        let location = tb.comp.set().location(&loc);
+                        tb.diagnostics.push(Diagnostic {
+                            severity: Severity::Warning,
+                            location,
+                            message: format!("`{key}/{name}` is not a schema; no type is emitted for it"),
+                        });
+                        continue;
+                    }
                     pending.push((tb.declare(&loc, name.clone(), module), loc));
                 }
             }

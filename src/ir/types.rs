@@ -246,11 +246,18 @@ impl TypeBuilder<'_, '_> {
             Shape::Any => Ty::Any,
             Shape::Scalar(t) => t,
             Shape::Ref(target) => {
-                let ty = match self.named.get(&target) {
-                    Some(id) if self.admits_null(&target) => Ty::Named(*id).nullable(),
-                    Some(id) => Ty::Named(*id),
-                    None => self.ty_at(&target, hint, module, true)?,
+                // Every `$ref` target gets a named type before its body is built, so recursion
+                // through any location (not only `$defs`) terminates.
+                let id = match self.named.get(&target) {
+                    Some(id) => *id,
+                    None => {
+                        let name = self.ref_name(&target, hint);
+                        let id = self.declare(&target, name, module);
+                        self.define(id, &target)?;
+                        id
+                    }
                 };
+                let ty = if self.admits_null(&target) { Ty::Named(id).nullable() } else { Ty::Named(id) };
                 return Ok(if nullable { ty.nullable() } else { ty });
             }
             Shape::Array => {
@@ -298,6 +305,23 @@ impl TypeBuilder<'_, '_> {
             }
         };
         Ok(if nullable { ty.nullable() } else { ty })
+    }
+
+    /// A name for a `$ref` target that is not a definition: its title, the last token of its
+    /// pointer, or the referencing property's name.
+    fn ref_name(&self, target: &Loc, hint: &str) -> String {
+        let title = self.obj(target).and_then(|o| o.get("title")).and_then(Value::as_str).filter(|t| t.split_whitespace().count() <= 4);
+        if let Some(t) = title {
+            return t.to_string();
+        }
+        match target.pointer.rsplit('/').next() {
+            Some(last) if !target.pointer.is_empty() && last.parse::<usize>().is_err() => last.replace("~1", "/").replace("~0", "~"),
+            _ if target.pointer.is_empty() => {
+                let rel = &self.comp.set().docs[target.doc].rel;
+                rel.rsplit('/').next().unwrap_or(rel).trim_end_matches(".json").to_string()
+            }
+            _ => hint.to_string(),
+        }
     }
 
     /// Whether a named type's own schema also admits `null` (its type then holds only the rest).

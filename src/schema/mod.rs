@@ -1,6 +1,7 @@
 //! Loading schema files, indexing their `$id`s and anchors, and resolving `$ref`s across files.
 
 pub mod dialect;
+mod meta;
 pub mod pointer;
 mod walk;
 
@@ -256,6 +257,16 @@ impl SchemaSet {
             }),
             _ => None,
         };
+        if candidate.as_ref().is_none_or(|f| !f.is_file()) {
+            if let Some(text) = meta::find(&doc_uri) {
+                let url = Url::parse(&doc_uri).map_err(|e| Error::Usage(format!("{doc_uri}: {e}")))?;
+                let rel = format!("<meta-schema {}>", url.path().trim_start_matches('/'));
+                let doc = self.add_document(rel, url, text, false)?;
+                let loc = Loc { doc, pointer: String::new() };
+                self.resources.insert(doc_uri, loc.clone());
+                return Ok(loc);
+            }
+        }
         let Some(file) = candidate.filter(|f| f.is_file()) else {
             let why = if target.scheme().starts_with("http") {
                 "is remote and no loaded schema has that $id (map the URL to a local file with --map-url URL=FILE)"
