@@ -153,7 +153,8 @@ pub(crate) fn raw_literal(s: &str) -> String {
 /// Doc comment lines: the description split into lines, trailing spaces trimmed.
 pub(crate) fn doc_lines(doc: &Option<String>) -> Vec<String> {
     match doc {
-        Some(d) => d.trim().lines().map(|l| l.trim_end().replace("*/", "*\\/")).collect(),
+        // A bare carriage return is not allowed in a Rust doc comment: it ends the line.
+        Some(d) => d.replace("\r\n", "\n").replace('\r', "\n").trim().lines().map(|l| l.trim_end().to_string()).collect(),
         None => Vec::new(),
     }
 }
@@ -272,7 +273,16 @@ impl Ctx<'_> {
         from == target || (self.scc[from] == self.scc[target] && self.cyclic[self.scc[from]])
     }
 
-    fn fields(&self, owner: TypeId, fields: &[crate::ir::Field], skip: &[String], defaults: &mut Vec<DefaultFn>) -> Vec<FieldCtx> {
+    /// The fields of a struct (or struct variant, without its tags). Without `use_defaults`
+    /// schema defaults are not applied and optional fields stay `Option`s.
+    fn fields(
+        &self,
+        owner: TypeId,
+        fields: &[crate::ir::Field],
+        skip: &[String],
+        use_defaults: bool,
+        defaults: &mut Vec<DefaultFn>,
+    ) -> Vec<FieldCtx> {
         let kept: Vec<&crate::ir::Field> = fields.iter().filter(|f| !skip.contains(&f.wire)).collect();
         let wires: Vec<&str> = kept.iter().map(|f| f.wire.as_str()).collect();
         let rust_names = names::field_names(Lang::Rust, &wires);
@@ -284,16 +294,20 @@ impl Ctx<'_> {
                     serde.push(format!("rename = {}", literal(&f.wire)));
                 }
                 let base = self.ty(&f.ty, owner);
-                let ty = match (&f.required, &f.default, &f.ty) {
-                    (true, _, _) | (false, Some(Value::Null), _) | (false, _, Ty::Nullable(_)) => {
-                        if !f.required {
-                            serde.push("default".into());
-                            serde.push("skip_serializing_if = \"Option::is_none\"".into());
+                let default = if use_defaults { &f.default } else { &None };
+                let ty = match (&f.required, default, &f.ty) {
+                    (true, _, _) => base,
+                    (false, _, Ty::Nullable(_)) | (false, Some(Value::Null), _) => {
+                        serde.push("default".into());
+                        serde.push("skip_serializing_if = \"Option::is_none\"".into());
+                        if matches!(f.ty, Ty::Nullable(_)) {
+                            base
+                        } else {
+                            format!("Option<{base}>")
                         }
-                        base
                     }
-                    (false, Some(d), _) => {
-                        match self.default_expr(&f.ty, d) {
+                    (false, Some(d), _) if self.default_expr(&f.ty, d).is_some() => {
+                        match self.default_expr(&f.ty, d).expect("checked") {
                             DefaultExpr::Trait => serde.push("default".into()),
                             DefaultExpr::Expr(expr) => {
                                 let func = format!("default_{}_{}", self.names[owner].to_snake_case(), name.trim_end_matches('_'));
@@ -303,7 +317,7 @@ impl Ctx<'_> {
                         }
                         base
                     }
-                    (false, None, _) => {
+                    (false, _, _) => {
                         serde.push("default".into());
                         serde.push("skip_serializing_if = \"Option::is_none\"".into());
                         format!("Option<{base}>")
@@ -314,8 +328,10 @@ impl Ctx<'_> {
             .collect()
     }
 
-    fn default_expr(&self, ty: &Ty, d: &Value) -> DefaultExpr {
-        match (ty, d) {
+    /// How a schema default is written in Rust; `None` when the field's Rust type has no
+    /// `Default` to fall back on (the field then stays an `Option`).
+    fn default_expr(&self, ty: &Ty, d: &Value) -> Option<DefaultExpr> {
+        Some(match (ty, d) {
             (Ty::Bool, Value::Bool(false)) => DefaultExpr::Trait,
             (Ty::Bool, Value::Bool(b)) => DefaultExpr::Expr(b.to_string()),
             (Ty::Integer, Value::Number(n)) if n.as_i64() == Some(0) => DefaultExpr::Trait,
@@ -334,8 +350,11 @@ impl Ctx<'_> {
                 let i = values.iter().position(|v| v == s).unwrap_or(0);
                 DefaultExpr::Expr(format!("{}::{}", self.names[*id], variants[i]))
             }
-            (_, d) => DefaultExpr::Expr(format!("rt::default_from_json({})", raw_literal(&d.to_string()))),
-        }
+            (Ty::Array(_) | Ty::Map(_) | Ty::Any, d) => {
+                DefaultExpr::Expr(format!("rt::default_from_json({})", raw_literal(&d.to_string())))
+            }
+            _ => return None,
+        })
     }
 
     fn type_ctx(&self, id: TypeId) -> TypeCtx {
@@ -344,7 +363,7 @@ impl Ctx<'_> {
         let body = match &t.kind {
             TypeKind::Struct(s) => {
                 let mut defaults = Vec::new();
-                let fields = self.fields(id, &s.fields, &[], &mut defaults);
+                let fields = self.fields(id, &s.fields, &[], true, &mut defaults);
                 let extra = s.extra.as_ref().map(|e| self.ty(e, usize::MAX));
                 Body::Struct(StructCtx { fields, deny_unknown: s.deny_unknown, extra, defaults })
             }
@@ -411,16 +430,7 @@ impl Ctx<'_> {
                     .zip(vnames)
                     .map(|((v, s), name)| {
                         let mut defaults = Vec::new();
-                        let fields = self.fields(id, &s.fields, std::slice::from_ref(&tag), &mut defaults);
-                        let fields = fields.into_iter().map(|mut f| {
-                            f.serde.retain(|a| !a.starts_with("default ="));
-                            if f.serde.iter().any(|a| a == "default") || !defaults.is_empty() {
-                                f.serde.retain(|a| a != "default");
-                                f.serde.push("default".into());
-                            }
-                            f
-                        });
-                        let fields: Vec<FieldCtx> = fields.collect();
+                        let fields = self.fields(id, &s.fields, std::slice::from_ref(&tag), false, &mut defaults);
                         let plain = fields.iter().all(|f| f.serde.is_empty());
                         let width = 4 + name.len() + 4 + fields.iter().map(|f| f.name.len() + 2 + f.ty.len() + 2).sum::<usize>() + 1;
                         UnionVariant {

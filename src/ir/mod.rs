@@ -71,10 +71,10 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     for (id, loc) in pending {
         tb.define(id, &loc)?;
     }
-    let TypeBuilder { types, modules, diagnostics: type_diags, .. } = tb;
+    let TypeBuilder { mut types, modules, diagnostics: type_diags, .. } = tb;
+    break_alias_cycles(&mut types);
     comp.run()?;
     let (mut program, mut diagnostics, _) = comp.finish();
-    let mut types = types;
     let roots: Vec<usize> = types.iter().map(|t| t.node).collect();
     let map = optimize::optimize(&mut program, &roots);
     for t in &mut types {
@@ -91,4 +91,33 @@ fn usable_title(t: &str) -> bool {
     let words = t.split_whitespace().count();
     words <= 4 && t.len() <= 48 && t.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && t.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '_' || c == '-')
+}
+
+/// An alias that names itself, directly or through other aliases (`A = B`, `B = A`), has no
+/// type in any language: such an alias stands for any JSON value instead.
+fn break_alias_cycles(types: &mut [TypeDef]) {
+    fn target(ty: &Ty) -> Option<TypeId> {
+        match ty {
+            Ty::Named(id) => Some(*id),
+            Ty::Nullable(inner) => target(inner),
+            _ => None,
+        }
+    }
+    for start in 0..types.len() {
+        let mut seen = vec![start];
+        let mut cur = start;
+        while let TypeKind::Alias(ty) = &types[cur].kind {
+            match target(ty) {
+                Some(next) if next == start => {
+                    types[start].kind = TypeKind::Alias(Ty::Any);
+                    break;
+                }
+                Some(next) if !seen.contains(&next) => {
+                    seen.push(next);
+                    cur = next;
+                }
+                _ => break,
+            }
+        }
+    }
 }
