@@ -68,6 +68,26 @@ fn remote_ref_is_refused_offline() {
 }
 
 #[test]
+fn remote_ref_resolves_to_a_local_file_with_that_id() {
+    // Only main.json is named; the document its remote $ref names is a file with another name
+    // below the schema root that declares the URL as its $id.
+    let dir = schema_dir(&[
+        ("main.json", r##"{"title": "Main", "type": "object", "properties": {"license": {"$ref": "https://example.com/spdx/licenses.json#/definitions/license"}}}"##),
+        ("vendored-licenses.json", r##"{"$schema": "http://json-schema.org/draft-07/schema#", "$id": "https://example.com/spdx/licenses.json", "definitions": {"license": {"enum": ["MIT", "Apache-2.0"]}}}"##),
+        ("decoy.json", r##"{"description": "mentions https://example.com/spdx/licenses.json but has no $id"}"##),
+    ]);
+    let out = dir.path().join("out");
+    ctxgen()
+        .args(["generate", "--lang", "rust", "--single-file", "--out"])
+        .arg(&out)
+        .arg(dir.path().join("main.json"))
+        .assert()
+        .success();
+    let rust = std::fs::read_to_string(out.join("rust/bindings.rs")).unwrap();
+    assert!(rust.contains("pub enum License") && rust.contains("\"Apache-2.0\""), "{rust}");
+}
+
+#[test]
 fn ref_climbing_out_of_the_root_is_refused() {
     let err = error_of(&[("a.json", r#"{"$ref": "../../etc/passwd"}"#)]);
     assert!(err.contains("climbs out"), "{err}");

@@ -249,12 +249,17 @@ impl SchemaSet {
                     _ => None,
                 }
             }
-            "http" | "https" => self.url_map.get(&doc_uri).cloned().or_else(|| {
-                let name = target.path_segments()?.next_back()?.to_string();
-                let root = self.root_dir.as_ref()?;
-                let file = root.join(if name.ends_with(".json") { name } else { format!("{name}.json") });
-                file.is_file().then_some(file)
-            }),
+            "http" | "https" => self
+                .url_map
+                .get(&doc_uri)
+                .cloned()
+                .or_else(|| {
+                    let name = target.path_segments()?.next_back()?.to_string();
+                    let root = self.root_dir.as_ref()?;
+                    let file = root.join(if name.ends_with(".json") { name } else { format!("{name}.json") });
+                    file.is_file().then_some(file)
+                })
+                .or_else(|| self.find_by_id(&doc_uri)),
             _ => None,
         };
         if candidate.as_ref().is_none_or(|f| !f.is_file()) {
@@ -269,7 +274,7 @@ impl SchemaSet {
         }
         let Some(file) = candidate.filter(|f| f.is_file()) else {
             let why = if target.scheme().starts_with("http") {
-                "is remote and no loaded schema has that $id (map the URL to a local file with --map-url URL=FILE)"
+                "is remote and no file under the schema root has that $id (map the URL to a local file with --map-url URL=FILE)"
             } else {
                 "names a document that is not loaded and not found"
             };
@@ -284,6 +289,28 @@ impl SchemaSet {
         let loc = Loc { doc, pointer: String::new() };
         self.resources.insert(doc_uri, loc.clone());
         Ok(loc)
+    }
+
+    /// A JSON file below the schema root whose root `$id` (`id` in draft-04) is `uri`: the
+    /// local copy of a remote document. Files are searched in sorted order; only a file whose
+    /// text contains the URI is parsed.
+    fn find_by_id(&self, uri: &str) -> Option<PathBuf> {
+        let root = self.root_dir.as_ref()?;
+        let mut files = Vec::new();
+        collect_json_files(root, &mut files).ok()?;
+        files.sort();
+        let needle = uri.trim_end_matches('#');
+        files.into_iter().find(|f| {
+            std::fs::read_to_string(f).is_ok_and(|text| text.contains(needle)) && self.file_has_id(f, uri)
+        })
+    }
+
+    /// Whether a file's root declares `uri` as its `$id`.
+    fn file_has_id(&self, file: &Path, uri: &str) -> bool {
+        let Ok(text) = std::fs::read_to_string(file) else { return false };
+        let Ok(root) = serde_json::from_str::<Value>(text.strip_prefix('\u{feff}').unwrap_or(&text)) else { return false };
+        let id = dialect::id_of(&root, Dialect::of(&root)).and_then(|id| Url::parse(id).ok());
+        id.is_some_and(|id| without_fragment(&id) == uri)
     }
 
     pub(crate) fn add_resource(&mut self, uri: String, loc: Loc) {
