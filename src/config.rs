@@ -130,6 +130,12 @@ impl Config {
         }
     }
 
+    /// The language-neutral model of the schemas, for tools that inspect it.
+    pub fn ir(&self) -> Result<ir::Ir> {
+        let mut set = self.load()?;
+        ir::build(&mut set)
+    }
+
     /// Builds every file in memory; nothing is written.
     pub fn render(&self) -> Result<Rendered> {
         let mut set = self.load()?;

@@ -1,0 +1,260 @@
+//! One batch check per language over the generated packages `<work>/f<i>/<lang>`: every
+//! package is checked in a shared build (a crate, a tsc project, a mypy run) of bounded size,
+//! and each error is charged to the package whose path it names.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use super::Verdict;
+
+/// Verdicts by file index.
+pub type Verdicts = BTreeMap<usize, Verdict>;
+
+/// Splits packages into chunks of about `budget` bytes of generated code.
+fn chunks(work: &Path, live: &[usize], sub: &str, budget: u64) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut size = 0;
+    for &i in live {
+        let len = dir_size(&work.join(format!("f{i}/{sub}")));
+        if size + len > budget && !out.last().is_some_and(Vec::is_empty) {
+            out.push(Vec::new());
+            size = 0;
+        }
+        out.last_mut().expect("one chunk").push(i);
+        size += len;
+    }
+    out.retain(|c| !c.is_empty());
+    out
+}
+
+fn dir_size(p: &Path) -> u64 {
+    match std::fs::metadata(p) {
+        Ok(m) if m.is_dir() => std::fs::read_dir(p).map(|d| d.flatten().map(|e| dir_size(&e.path())).sum()).unwrap_or(0),
+        Ok(m) => m.len(),
+        Err(_) => 0,
+    }
+}
+
+/// The file index an error line names (`f12/…`, `…/f12/…`, `…/corpus_f12/…`), if any.
+fn blame(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    (0..bytes.len()).filter(|&k| bytes[k] == b'f' && (k == 0 || matches!(bytes[k - 1], b'/' | b'_'))).find_map(|k| {
+        let digits: String = line[k + 1..].chars().take_while(char::is_ascii_digit).collect();
+        let after = &line[k + 1 + digits.len()..];
+        (!digits.is_empty() && after.starts_with('/')).then(|| digits.parse().ok()).flatten()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn blame_finds_the_package_in_each_checker_path() {
+        assert_eq!(super::blame("f40/typescript/src/a.ts(32,3): error TS2411: x"), Some(40));
+        assert_eq!(super::blame("py/corpus_f98/avro.py:258: error: y"), Some(98));
+        assert_eq!(super::blame("../../f7/rust/bindings.rs:1:2: error[E0412]: z"), Some(7));
+        assert_eq!(super::blame("src/lib.rs:3:1: error: nothing"), None);
+    }
+}
+
+/// Charges error lines to packages; returns whether any line was charged.
+fn charge(text: &str, is_error: impl Fn(&str) -> bool, chunk: &[usize], verdicts: &mut Verdicts) -> bool {
+    let mut any = false;
+    for line in text.lines().filter(|l| is_error(l)) {
+        if let Some(i) = blame(line).filter(|i| chunk.contains(i)) {
+            verdicts.entry(i).or_insert_with(|| Verdict::Fail(line.trim().to_string()));
+            any = true;
+        }
+    }
+    any
+}
+
+fn run(cmd: &mut Command) -> (bool, String) {
+    match cmd.output() {
+        Ok(o) => (o.status.success(), format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))),
+        Err(e) => (false, format!("could not run {cmd:?}: {e}")),
+    }
+}
+
+/// `cargo check` of every `bindings.rs` as a module of one crate. A module that fails is dropped
+/// and the rest checked again, so an error that stops rustc early hides no other file.
+pub fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
+    let krate = work.join("rust-check");
+    std::fs::create_dir_all(krate.join("src")).map_err(|e| e.to_string())?;
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        "[package]\nname = \"corpus-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nregress = \"0.12\"\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\n\n[workspace]\n",
+    )
+    .map_err(|e| e.to_string())?;
+    let mut verdicts = Verdicts::new();
+    for chunk in chunks(work, live, "rust", 4_000_000) {
+        let mut left = chunk.clone();
+        while !left.is_empty() {
+            let lib: String = left.iter().map(|i| format!("#[allow(warnings)]\npub mod f{i} {{\n    include!(\"../../f{i}/rust/bindings.rs\");\n}}\n")).collect();
+            std::fs::write(krate.join("src/lib.rs"), lib).map_err(|e| e.to_string())?;
+            eprintln!("cargo check: {} file(s)", left.len());
+            let (ok, out) = run(Command::new("cargo")
+                .args(["check", "--quiet", "--message-format", "short"])
+                .current_dir(&krate)
+                .env("CARGO_TARGET_DIR", work.join("rust-target")));
+            if ok {
+                break;
+            }
+            if !charge(&out, |l| l.contains(": error"), &left, &mut verdicts) {
+                return Err(format!("cargo check failed without naming a file:\n{out}"));
+            }
+            left.retain(|i| !verdicts.contains_key(i));
+        }
+    }
+    for i in live {
+        verdicts.entry(*i).or_insert(Verdict::Pass);
+    }
+    Ok(verdicts)
+}
+
+/// `tsc --noEmit` with the generated packages' strict flags over chunks of packages. tsc
+/// reports only syntax errors when there are any, so failing packages are dropped and the rest
+/// checked again until a run is clean.
+pub fn typescript(work: &Path, live: &[usize], tsc: &Path) -> Result<Verdicts, String> {
+    if !tsc.exists() {
+        return Err(format!("{} not found: run `npm ci` in tests/typescript", tsc.display()));
+    }
+    let mut verdicts = Verdicts::new();
+    for (n, chunk) in chunks(work, live, "typescript/src", 25_000_000).into_iter().enumerate() {
+        let mut left = chunk;
+        while !left.is_empty() {
+            let include: Vec<String> = left.iter().map(|i| format!("\"f{i}/typescript/src\"")).collect();
+            let config = format!(
+                "{{\"compilerOptions\": {{\"target\": \"ES2022\", \"module\": \"NodeNext\", \"moduleResolution\": \"NodeNext\", \"lib\": [\"ES2022\"], \"strict\": true, \"noUncheckedIndexedAccess\": true, \"exactOptionalPropertyTypes\": true, \"noImplicitOverride\": true, \"skipLibCheck\": true, \"noEmit\": true, \"types\": []}}, \"include\": [{}]}}",
+                include.join(", ")
+            );
+            let path = work.join(format!("tsconfig.{n}.json"));
+            std::fs::write(&path, config).map_err(|e| e.to_string())?;
+            eprintln!("tsc: {} package(s)", left.len());
+            let (ok, out) = run(Command::new(tsc).arg("-p").arg(&path).current_dir(work));
+            if ok {
+                break;
+            }
+            if !charge(&out, |l| l.contains("error TS"), &left, &mut verdicts) {
+                return Err(format!("tsc failed without naming a file:\n{out}"));
+            }
+            left.retain(|i| !verdicts.contains_key(i));
+        }
+    }
+    for i in live {
+        verdicts.entry(*i).or_insert(Verdict::Pass);
+    }
+    Ok(verdicts)
+}
+
+const IMPORT_DRIVER: &str = r#"import importlib, sys, traceback
+for name in sys.argv[1:]:
+    print("start", name, flush=True)
+    try:
+        importlib.import_module(name)
+        print("ok", name, flush=True)
+    except BaseException as e:
+        lines = "".join(traceback.format_exception_only(type(e), e)).strip().splitlines()
+        print("fail", name, lines[0] if lines else type(e).__name__, flush=True)
+"#;
+
+/// Imports every package (a process per chunk; a crash is charged to the package being
+/// imported and the rest go on), then runs `mypy --strict` over the packages that import.
+pub fn python(work: &Path, live: &[usize], python: &Path) -> Result<(Verdicts, Verdicts), String> {
+    let lib = work.join("py");
+    std::fs::create_dir_all(&lib).map_err(|e| e.to_string())?;
+    for i in live {
+        let target = work.join(format!("f{i}/python/src/corpus_f{i}"));
+        let link = lib.join(format!("corpus_f{i}"));
+        if !link.exists() {
+            symlink(&target, &link).map_err(|e| format!("{}: {e}", link.display()))?;
+        }
+    }
+    let driver = work.join("import_all.py");
+    std::fs::write(&driver, IMPORT_DRIVER).map_err(|e| e.to_string())?;
+    let mut imports = Verdicts::new();
+    for chunk in chunks(work, live, "python/src", 30_000_000) {
+        let mut left: Vec<usize> = chunk.clone();
+        while !left.is_empty() {
+            eprintln!("python imports: {} package(s)", left.len());
+            let (_, out) = run(Command::new(python).arg(&driver).args(left.iter().map(|i| format!("corpus_f{i}"))).env("PYTHONPATH", &lib));
+            let mut last = None;
+            for line in out.lines() {
+                let mut parts = line.splitn(3, ' ');
+                let (Some(kind), Some(name)) = (parts.next(), parts.next()) else { continue };
+                let Some(i) = name.strip_prefix("corpus_f").and_then(|n| n.parse::<usize>().ok()) else { continue };
+                match kind {
+                    "start" => last = Some(i),
+                    "ok" => {
+                        imports.insert(i, Verdict::Pass);
+                    }
+                    "fail" => {
+                        imports.insert(i, Verdict::Fail(parts.next().unwrap_or("").to_string()));
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(i) = last.filter(|i| !imports.contains_key(i)) {
+                imports.insert(i, Verdict::Fail(format!("the interpreter died: {}", out.lines().last().unwrap_or(""))));
+            }
+            let before = left.len();
+            left.retain(|i| !imports.contains_key(i));
+            if left.len() == before {
+                return Err(format!("python did not import anything:\n{out}"));
+            }
+        }
+    }
+    let importable: Vec<usize> = live.iter().copied().filter(|i| imports.get(i) == Some(&Verdict::Pass)).collect();
+    let mut mypy = Verdicts::new();
+    let cache = work.join("mypy-cache");
+    for chunk in chunks(work, &importable, "python/src", 12_000_000) {
+        // A blocking error (a syntax error, say) stops mypy: drop the package and go again.
+        let mut left = chunk;
+        while !left.is_empty() {
+            eprintln!("mypy --strict: {} package(s)", left.len());
+            let mut cmd = Command::new(python);
+            cmd.args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"]).arg(&cache).env("MYPYPATH", &lib).current_dir(work);
+            for i in &left {
+                cmd.arg("-p").arg(format!("corpus_f{i}"));
+            }
+            let (ok, out) = run(&mut cmd);
+            if ok {
+                break;
+            }
+            if !charge(&out, |l| l.contains(": error:"), &left, &mut mypy) {
+                return Err(format!("mypy failed without naming a file:\n{out}"));
+            }
+            let blocked = out.lines().any(|l| l.contains("[syntax]") || l.contains("errors prevented further checking"));
+            if !blocked {
+                break;
+            }
+            left.retain(|i| !mypy.contains_key(i));
+        }
+    }
+    for i in &importable {
+        mypy.entry(*i).or_insert(Verdict::Pass);
+    }
+    Ok((imports, mypy))
+}
+
+#[cfg(unix)]
+fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
+#[cfg(not(unix))]
+fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    fn copy(from: &Path, to: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(to)?;
+        for e in std::fs::read_dir(from)?.flatten() {
+            let dest = to.join(e.file_name());
+            if e.path().is_dir() {
+                copy(&e.path(), &dest)?;
+            } else {
+                std::fs::copy(e.path(), dest)?;
+            }
+        }
+        Ok(())
+    }
+    copy(target, link)
+}
