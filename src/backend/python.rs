@@ -536,6 +536,8 @@ pub struct PyEntry {
     pub adapter_call: String,
     /// The parameter list of `parse_x`, laid out.
     pub parse_params: String,
+    /// The parameter list of `validate_x`, laid out.
+    pub validate_params: String,
 }
 
 #[derive(Template)]
@@ -807,7 +809,9 @@ fn union_value(b: &mut MBuilder, id: TypeId, u: &crate::ir::Union) -> String {
             if lead + inner.len() < lit::WIDTH {
                 return format!("Annotated[{inner}]");
             }
-            return format!("Annotated[\n    {joined},\n    Field(discriminator={}),\n]", lit::string(&field));
+            // Members one a line, as ruff format breaks a union too long for its line.
+            let members = if 4 + joined.len() < lit::WIDTH { joined } else { anns.join("\n    | ") };
+            return format!("Annotated[\n    {members},\n    Field(discriminator={}),\n]", lit::string(&field));
         }
     }
     let lead = b.names[id].len() + 13;
@@ -894,7 +898,10 @@ fn render_module(ir: &Ir, names: &[String], module_names: &[String], m: usize) -
         let sig = format!("def parse_{snake}(data: Any) -> {name}:");
         let parse_params =
             if sig.len() <= lit::WIDTH { "(data: Any)".to_string() } else { "(\n    data: Any,\n)".to_string() };
-        entries.push(PyEntry { adapter, adapter_call, parse_params, name, snake, node: t.node, model });
+        let sig = format!("def validate_{snake}(data: Any) -> list[Violation]:");
+        let validate_params =
+            if sig.len() <= lit::WIDTH { "(data: Any)".to_string() } else { "(\n    data: Any,\n)".to_string() };
+        entries.push(PyEntry { adapter, adapter_call, parse_params, validate_params, name, snake, node: t.node, model });
     }
     // Aliases referring to other aliases of this module come after them.
     let order = topo(ir, &alias_ids);
@@ -1078,8 +1085,11 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             exported.push(names[id].clone());
             exported.push(format!("parse_{snake}"));
             exported.push(format!("validate_{snake}"));
-            let loc = lit::string(&format!("{}#{}", module.rel, ir.types[id].origin.pointer));
-            locations.push((loc, lit::string(&names[id])));
+            // A variant built from an `if`/`then` table has no schema location of its own.
+            if ir.types[id].variant_of.is_none() {
+                let loc = lit::string(&format!("{}#{}", module.rel, ir.types[id].origin.pointer));
+                locations.push((loc, lit::string(&names[id])));
+            }
             let pair = [format!("validate_{snake}"), format!("parse_{snake}")];
             registry.push((lit::string(&names[id]), lit::seq(&pair, "(", ")", 4, names[id].len() + 4, 1)));
         }

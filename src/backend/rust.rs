@@ -19,6 +19,8 @@ pub(crate) struct TypeCtx {
     doc: Vec<String>,
     node: usize,
     is_alias: bool,
+    /// Has JSON of its own: gets `from_json`, `validate`, … (not a newtype variant's payload).
+    standalone: bool,
     /// Derive `schemars::JsonSchema` behind the crate's `schemars` feature.
     schemars: bool,
     body: Body,
@@ -104,6 +106,8 @@ pub(crate) struct LibType {
     literal: String,
     node: usize,
     alias: bool,
+    /// Has a Rust type with `from_value` (variants written inline have none).
+    typed: bool,
     /// The match arm does not fit on one line.
     long: bool,
 }
@@ -397,55 +401,56 @@ impl Ctx<'_> {
             doc: doc_lines(&t.doc),
             node: t.node,
             is_alias,
+            standalone: !self.payload(id),
             schemars: self.schemars,
             body,
         }
     }
 
+    /// A struct whose fields can be written inline as a variant of an internally tagged enum.
+    fn inline_struct(&self, ty: &Ty) -> Option<&crate::ir::Struct> {
+        match ty {
+            Ty::Named(n) => match &self.ir.types[*n].kind {
+                TypeKind::Struct(s) if s.extra.is_none() => Some(s),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether a union is written as an internally tagged enum: one tag, and every variant a
+    /// struct, or a union `within` this one tagged the same way (a newtype variant).
+    fn internally_tagged(&self, u: &crate::ir::Union) -> bool {
+        u.tags.len() == 1
+            && u.variants.iter().all(|v| {
+                self.inline_struct(&v.ty).is_some()
+                    || matches!(&v.ty, Ty::Named(n) if matches!(&self.ir.types[*n].kind,
+                        TypeKind::Union(inner) if inner.within.as_ref().is_some_and(|(t, value)| *t == u.tags[0] && v.tag_values.first() == Some(value))
+                            && self.internally_tagged(inner)))
+            })
+    }
+
+    /// Whether the type is built for a variant of a union written as an internally tagged enum.
+    fn owner_tagged(&self, id: TypeId) -> bool {
+        self.ir.types[id].variant_of.is_some_and(|owner| matches!(&self.ir.types[owner].kind, TypeKind::Union(u) if self.internally_tagged(u)))
+    }
+
+    /// A variant struct written inline in its enum, not emitted on its own.
+    fn inlined(&self, id: TypeId) -> bool {
+        matches!(self.ir.types[id].kind, TypeKind::Struct(_)) && self.owner_tagged(id)
+    }
+
+    /// A union that is the payload of a newtype variant: the enclosing enum writes its tag, so
+    /// it has no JSON of its own (no `from_json`, no `validate`).
+    fn payload(&self, id: TypeId) -> bool {
+        matches!(&self.ir.types[id].kind, TypeKind::Union(u) if u.within.is_some()) && self.owner_tagged(id)
+    }
+
     fn union(&self, id: TypeId, u: &crate::ir::Union) -> UnionCtx {
         let raws: Vec<String> = u.variants.iter().map(|v| v.raw_name.clone()).collect();
         let vnames = names::variant_names(&raws);
-        // Internally tagged when there is one tag and every variant is a struct.
-        let structs: Option<Vec<&crate::ir::Struct>> = (u.tags.len() == 1)
-            .then(|| {
-                u.variants
-                    .iter()
-                    .map(|v| match &v.ty {
-                        Ty::Named(n) => match &self.ir.types[*n].kind {
-                            TypeKind::Struct(s) if s.extra.is_none() => Some(s),
-                            _ => None,
-                        },
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .flatten();
-        match structs {
-            Some(structs) => {
-                let tag = u.tags[0].clone();
-                let variants = u
-                    .variants
-                    .iter()
-                    .zip(structs)
-                    .zip(vnames)
-                    .map(|((v, s), name)| {
-                        let mut defaults = Vec::new();
-                        let fields = self.fields(id, &s.fields, std::slice::from_ref(&tag), false, &mut defaults);
-                        let plain = fields.iter().all(|f| f.serde.is_empty());
-                        let width = 4 + name.len() + 4 + fields.iter().map(|f| f.name.len() + 2 + f.ty.len() + 2).sum::<usize>() + 1;
-                        UnionVariant {
-                            one_line: plain && !fields.is_empty() && width <= 100,
-                            name,
-                            rename: Some(literal(&v.tag_values[0])),
-                            unit: false,
-                            ty: String::new(),
-                            fields,
-                        }
-                    })
-                    .collect();
-                UnionCtx { tag: Some(literal(&tag)), variants }
-            }
-            None => UnionCtx {
+        if !self.internally_tagged(u) {
+            return UnionCtx {
                 tag: None,
                 variants: u
                     .variants
@@ -460,8 +465,36 @@ impl Ctx<'_> {
                         fields: Vec::new(),
                     })
                     .collect(),
-            },
+            };
         }
+        // The enclosing union's tag is written by the enclosing enum.
+        let mut skip = u.tags.clone();
+        if self.payload(id) {
+            skip.extend(u.within.iter().map(|(t, _)| t.clone()));
+        }
+        let mut variants: Vec<UnionVariant> = u
+            .variants
+            .iter()
+            .zip(vnames)
+            .map(|(v, name)| {
+                let rename = (name != v.tag_values[0]).then(|| literal(&v.tag_values[0]));
+                let Some(s) = self.inline_struct(&v.ty) else {
+                    return UnionVariant { one_line: false, name, rename, unit: false, ty: self.ty(&v.ty, id), fields: Vec::new() };
+                };
+                let mut defaults = Vec::new();
+                let fields = self.fields(id, &s.fields, &skip, false, &mut defaults);
+                let plain = fields.iter().all(|f| f.serde.is_empty());
+                let width = 4 + name.len() + 4 + fields.iter().map(|f| f.name.len() + 2 + f.ty.len() + 2).sum::<usize>() + 1;
+                UnionVariant { one_line: plain && !fields.is_empty() && width <= 100, name, rename, unit: false, ty: String::new(), fields }
+            })
+            .collect();
+        // rustfmt: when some variants take several lines (an attribute counts) and others one,
+        // every struct variant is written vertically.
+        let multi = |v: &UnionVariant| v.rename.is_some() || (!v.fields.is_empty() && !v.one_line);
+        if variants.iter().any(multi) && !variants.iter().all(multi) {
+            variants.iter_mut().for_each(|v| v.one_line = false);
+        }
+        UnionCtx { tag: Some(literal(&u.tags[0])), variants }
     }
 }
 
@@ -480,7 +513,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let mut taken = std::collections::HashSet::new();
     for m in &ir.modules {
         let name = names::dedupe(vec![names::module_name(Lang::Rust, &m.raw_name)], &mut taken, "_").remove(0);
-        let types: Vec<TypeCtx> = m.types.iter().map(|id| ctx.type_ctx(*id)).collect();
+        let types: Vec<TypeCtx> = m.types.iter().filter(|id| !ctx.inlined(**id)).map(|id| ctx.type_ctx(*id)).collect();
         let uses_map = types.iter().any(|t| match &t.body {
             Body::Struct(s) => s.extra.is_some() || s.fields.iter().any(|f| f.ty.contains("BTreeMap<")),
             Body::Union(u) => u.variants.iter().any(|v| v.ty.contains("BTreeMap<") || v.fields.iter().any(|f| f.ty.contains("BTreeMap<"))),
@@ -510,11 +543,13 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         .names
         .iter()
         .zip(&ir.types)
-        .map(|(name, t)| LibType {
+        .enumerate()
+        .map(|(id, (name, t))| LibType {
             name: name.clone(),
             literal: literal(name),
             node: t.node,
             alias: matches!(t.kind, TypeKind::Alias(_)),
+            typed: !ctx.inlined(id) && !ctx.payload(id),
             long: 8 + 2 * name.len() + 2 + 4 + 28 > 100,
         })
         .collect();

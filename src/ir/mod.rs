@@ -71,8 +71,9 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     for (id, loc) in pending {
         tb.define(id, &loc)?;
     }
-    let TypeBuilder { mut types, modules, diagnostics: type_diags, .. } = tb;
+    let TypeBuilder { mut types, mut modules, diagnostics: type_diags, .. } = tb;
     break_alias_cycles(&mut types);
+    group_variants(&mut modules, &types);
     comp.run()?;
     let (mut program, mut diagnostics, _) = comp.finish();
     let roots: Vec<usize> = types.iter().map(|t| t.node).collect();
@@ -84,6 +85,26 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     diagnostics.sort();
     diagnostics.dedup();
     Ok(Ir { modules, types, program, diagnostics })
+}
+
+/// Lists the types built for a union's variants right after the union (they are built after
+/// every type the schemas name, so they would otherwise trail the module).
+fn group_variants(modules: &mut [Module], types: &[TypeDef]) {
+    fn place(id: TypeId, types: &[TypeDef], members: &[TypeId], out: &mut Vec<TypeId>) {
+        out.push(id);
+        for &m in members.iter().filter(|m| types[**m].variant_of == Some(id)) {
+            place(m, types, members, out);
+        }
+    }
+    for m in modules {
+        let mut out = Vec::with_capacity(m.types.len());
+        for &id in m.types.iter().filter(|id| types[**id].variant_of.is_none()) {
+            place(id, types, &m.types, &mut out);
+        }
+        let rest: Vec<TypeId> = m.types.iter().copied().filter(|id| !out.contains(id)).collect();
+        out.extend(rest);
+        m.types = out;
+    }
 }
 
 /// A title short and plain enough to name a type.

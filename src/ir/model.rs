@@ -58,6 +58,10 @@ pub struct TypeDef {
     pub kind: TypeKind,
     /// Extension annotations (`x-…`) on the schema.
     pub annotations: Vec<(String, Value)>,
+    /// Set for a type built for one variant of this union (from an `if`/`then` table) rather
+    /// than found at a schema location of its own; a language that writes such variants inline
+    /// need not emit it.
+    pub variant_of: Option<TypeId>,
 }
 
 #[derive(Debug, Clone)]
@@ -98,6 +102,10 @@ pub struct Field {
 pub struct Union {
     pub tags: Vec<String>,
     pub variants: Vec<Variant>,
+    /// Set when this union is one variant of an enclosing tagged union: the enclosing union's
+    /// tag property and the value it has in every variant here (seed 004's `Escalate`, split
+    /// again by `subtype`). Such a union is a payload: it never stands alone on the wire.
+    pub within: Option<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -131,6 +139,29 @@ pub struct Ir {
 }
 
 impl Ir {
+    /// The property names an object type declares, in order; for a union, those of every
+    /// variant (a tagged union's table lists the same properties in each).
+    pub fn declared_properties(&self, id: TypeId) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |w: &str| {
+            if !out.iter().any(|o| o == w) {
+                out.push(w.to_string());
+            }
+        };
+        match &self.types[id].kind {
+            TypeKind::Struct(s) => s.fields.iter().for_each(|f| add(&f.wire)),
+            TypeKind::Union(u) => {
+                for v in &u.variants {
+                    if let Ty::Named(n) = v.ty {
+                        self.declared_properties(n).iter().for_each(|w| add(w));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
     /// The types a type refers to directly.
     pub fn references(&self, id: TypeId) -> Vec<TypeId> {
         let mut out = Vec::new();

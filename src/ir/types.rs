@@ -10,6 +10,8 @@ use super::model::{Field, Module, Struct, Ty, TypeDef, TypeId, TypeKind, Union, 
 use crate::error::{Diagnostic, Error, Result, Severity};
 use crate::schema::{pointer, Loc};
 
+mod variants;
+
 pub struct TypeBuilder<'c, 's> {
     pub comp: &'c mut Compiler<'s>,
     pub types: Vec<TypeDef>,
@@ -73,6 +75,7 @@ impl<'c, 's> TypeBuilder<'c, 's> {
             node,
             kind: TypeKind::Alias(Ty::Any),
             annotations,
+            variant_of: None,
         });
         self.named.insert(loc.clone(), id);
         self.modules[module].types.push(id);
@@ -91,7 +94,10 @@ impl<'c, 's> TypeBuilder<'c, 's> {
         let name = self.types[id].raw_name.clone();
         let module = self.types[id].module;
         let kind = match self.shape(loc)? {
-            Shape::Object => TypeKind::Struct(self.structure(loc, &name, module)?),
+            Shape::Object => match self.table_union(id, loc, &name, module)? {
+                Some(u) => TypeKind::Union(u),
+                None => TypeKind::Struct(self.structure(loc, &name, module)?),
+            },
             Shape::StringEnum(values, _) => TypeKind::Enum(values),
             Shape::Union(branches) => match self.union(&branches, &name, module)? {
                 Some(u) => TypeKind::Union(u),
@@ -385,6 +391,39 @@ impl TypeBuilder<'_, '_> {
         let mut props = Vec::new();
         let mut required = Vec::new();
         self.collect_props(loc, &mut props, &mut required, &mut Vec::new())?;
+        let mut fields = Vec::new();
+        for (wire, ploc) in props {
+            let required = required.contains(&wire);
+            fields.push(self.field(wire, &ploc, required, name, module)?);
+        }
+        let (deny_unknown, extra) = self.unknown_policy(loc, name, module)?;
+        Ok(Struct { fields, deny_unknown, extra })
+    }
+
+    /// The field for property `wire` whose schema is at `ploc`, in a struct named `name`.
+    fn field(&mut self, wire: String, ploc: &Loc, required: bool, name: &str, module: usize) -> Result<Field> {
+        let ty = self.ty_at(ploc, &format!("{name} {wire}"), module, true)?;
+        let target = self.resolve_refs(ploc)?;
+        let (doc, annotations) = self.doc_and_annotations(ploc);
+        let doc = doc.or_else(|| self.doc_and_annotations(&target).0);
+        let default = self.obj(ploc).and_then(|o| o.get("default")).cloned();
+        let default = default.filter(|d| {
+            let fits = fits(&ty, d, &self.types);
+            if !fits {
+                self.diagnostics.push(Diagnostic {
+                    severity: Severity::Warning,
+                    location: self.comp.set().location(ploc),
+                    message: format!("default {d} does not fit the property's type; it is not applied"),
+                });
+            }
+            fits
+        });
+        Ok(Field { wire, doc, ty, required, default, annotations })
+    }
+
+    /// Whether an object schema denies unknown properties, and the type of additional ones it
+    /// keeps in a map.
+    fn unknown_policy(&mut self, loc: &Loc, name: &str, module: usize) -> Result<(bool, Option<Ty>)> {
         let (deny_unknown, extra_schema) = match self.obj(loc) {
             Some(o) => (
                 o.get("additionalProperties") == Some(&Value::Bool(false)) && !o.contains_key("patternProperties"),
@@ -392,32 +431,11 @@ impl TypeBuilder<'_, '_> {
             ),
             None => (false, false),
         };
-        let mut fields = Vec::new();
-        for (wire, ploc) in props {
-            let ty = self.ty_at(&ploc, &format!("{name} {wire}"), module, true)?;
-            let target = self.resolve_refs(&ploc)?;
-            let (doc, annotations) = self.doc_and_annotations(&ploc);
-            let doc = doc.or_else(|| self.doc_and_annotations(&target).0);
-            let default = self.obj(&ploc).and_then(|o| o.get("default")).cloned();
-            let default = default.filter(|d| {
-                let fits = fits(&ty, d, &self.types);
-                if !fits {
-                    self.diagnostics.push(Diagnostic {
-                        severity: Severity::Warning,
-                        location: self.comp.set().location(&ploc),
-                        message: format!("default {d} does not fit the property's type; it is not applied"),
-                    });
-                }
-                fits
-            });
-            let required = required.contains(&wire);
-            fields.push(Field { wire, doc, ty, required, default, annotations });
-        }
         let extra = match extra_schema {
             true => Some(self.ty_at(&Self::at(loc, &["additionalProperties"]), &format!("{name} value"), module, true)?),
             false => None,
         };
-        Ok(Struct { fields, deny_unknown, extra })
+        Ok((deny_unknown, extra))
     }
 
     /// A union of branches; tagged when every branch is an object with a required literal
@@ -505,7 +523,7 @@ impl TypeBuilder<'_, '_> {
             };
             variants.push(Variant { raw_name: variant_name, ty, tag_values });
         }
-        Ok(Some(Union { tags, variants }))
+        Ok(Some(Union { tags, variants, within: None }))
     }
 }
 

@@ -158,6 +158,24 @@ impl SchemaSet {
         Ok(id)
     }
 
+    /// Adds a schema ctxgen builds itself rather than reads (a variant of a tagged union: the
+    /// whole schema plus the variant's tag values). Its `$ref`s must be absolute; see
+    /// [`SchemaSet::uri_of`].
+    pub fn add_synthetic(&mut self, name: &str, root: Value) -> DocId {
+        let id = self.docs.len();
+        let url = Url::parse(&format!("urn:ctxgen:synthetic:{id}")).expect("a valid URN");
+        let display = format!("<{name}>");
+        self.docs.push(Document { display: display.clone(), rel: display, url, root, dialect: Dialect::Draft2020, named: false });
+        id
+    }
+
+    /// The absolute URI of a location, usable as a `$ref` from any document.
+    pub fn uri_of(&self, loc: &Loc) -> String {
+        let mut url = self.docs[loc.doc].url.clone();
+        url.set_fragment(Some(&loc.pointer));
+        url.to_string()
+    }
+
     /// The location of a document's root.
     pub fn location(&self, loc: &Loc) -> Location {
         Location::new(self.docs[loc.doc].display.clone(), loc.pointer.clone())

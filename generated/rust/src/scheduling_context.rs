@@ -533,15 +533,34 @@ impl EscalateInternalMetadata {
 /// Next action for an attendee. Only the type/subtype pairs of the seed's attendee table are allowed, each with exactly its metadata; `Initiate` and `Follow_up` have subtype null.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct AttendeeNextAction {
-    /// Action type.
-    #[serde(rename = "type")]
-    pub type_: AttendeeActionType,
-    /// Action subtype; the allowed values depend on `type`; null for `Initiate` and `Follow_up`.
-    pub subtype: Option<String>,
-    /// Action metadata; its exact shape depends on the type/subtype row (`{}` for most rows).
-    pub metadata: BTreeMap<String, serde_json::Value>,
+#[serde(tag = "type")]
+pub enum AttendeeNextAction {
+    Initiate {
+        subtype: (),
+        metadata: EmptyMetadata,
+    },
+    Reply {
+        subtype: ReplySubtype,
+        metadata: EmptyMetadata,
+    },
+    Wait {
+        subtype: WaitSubtype,
+        metadata: EmptyMetadata,
+    },
+    #[serde(rename = "Follow_up")]
+    FollowUp {
+        subtype: (),
+        metadata: EmptyMetadata,
+    },
+    Confirm {
+        subtype: ConfirmSubtype,
+        metadata: EmptyMetadata,
+    },
+    Escalate(AttendeeNextActionEscalate),
+    Close {
+        subtype: CloseSubtype,
+        metadata: EmptyMetadata,
+    },
 }
 
 impl AttendeeNextAction {
@@ -564,6 +583,19 @@ impl AttendeeNextAction {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n82, value)
     }
+}
+
+/// The `AttendeeNextAction` variants whose `type` is `Escalate`, told apart by `subtype`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(tag = "subtype")]
+pub enum AttendeeNextActionEscalate {
+    #[serde(rename = "alternatives_proposed")]
+    AlternativesProposed { metadata: EscalateAlternativesProposedMetadata },
+    #[serde(rename = "unusual")]
+    Unusual { metadata: EscalateUnusualMetadata },
+    #[serde(rename = "internal")]
+    Internal { metadata: EscalateInternalMetadata },
 }
 
 /// Event next-action type.
@@ -841,15 +873,19 @@ impl ResolveConflictMetadata {
 /// Next action for the event. Only the type/subtype pairs of the seed's event table are allowed, each with exactly its metadata.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct EventNextAction {
-    /// Action type.
-    #[serde(rename = "type")]
-    pub type_: EventActionType,
-    /// Action subtype; the allowed values depend on `type`.
-    pub subtype: String,
-    /// Action metadata; its exact shape depends on the type/subtype row (`{}` for most rows).
-    pub metadata: BTreeMap<String, serde_json::Value>,
+#[serde(tag = "type")]
+pub enum EventNextAction {
+    #[serde(rename = "Coordination in progress")]
+    CoordinationInProgress {
+        subtype: CoordinationInProgressSubtype,
+        metadata: EmptyMetadata,
+    },
+    #[serde(rename = "Waiting for decision")]
+    WaitingForDecision(EventNextActionWaitingForDecision),
+    Complete {
+        subtype: CompleteSubtype,
+        metadata: EmptyMetadata,
+    },
 }
 
 impl EventNextAction {
@@ -872,6 +908,23 @@ impl EventNextAction {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n130, value)
     }
+}
+
+/// The `EventNextAction` variants whose `type` is `Waiting for decision`, told apart by `subtype`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(tag = "subtype")]
+pub enum EventNextActionWaitingForDecision {
+    #[serde(rename = "get_alternatives")]
+    GetAlternatives { metadata: EmptyMetadata },
+    #[serde(rename = "reschedule")]
+    Reschedule { metadata: RescheduleMetadata },
+    #[serde(rename = "resolve_conflict")]
+    ResolveConflict { metadata: ResolveConflictMetadata },
+    #[serde(rename = "recommend_cancel")]
+    RecommendCancel { metadata: EmptyMetadata },
+    #[serde(rename = "unusual")]
+    Unusual { metadata: EmptyMetadata },
 }
 
 /// Assessment of one attendee.

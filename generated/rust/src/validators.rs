@@ -45,6 +45,8 @@ static C153_0: Constant = Constant::new(|| rt::json(r#""Complete""#));
 static C181_0: Constant = Constant::new(|| rt::json(r#""ps""#));
 static C186_0: Constant = Constant::new(|| rt::json(r#""nse""#));
 static C191_0: Constant = Constant::new(|| rt::json(r#""orch""#));
+static C224_0: Constant = Constant::new(|| rt::json(r#""get_alternatives""#));
+static C228_0: Constant = Constant::new(|| rt::json(r#""recommend_cancel""#));
 
 /// `schemas/agent-context-report.json#/$defs/AgentContextReport`
 pub(crate) fn n0(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1210,7 +1212,7 @@ pub(crate) fn n84(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if/properties/type`
+/// `<variant AttendeeNextAction Initiate>#/properties/type`
 pub(crate) fn n85(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C85_0, at, r);
@@ -1246,7 +1248,7 @@ pub(crate) fn n89(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if/properties/type`
+/// `<variant AttendeeNextAction Reply>#/properties/type`
 pub(crate) fn n90(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C90_0, at, r);
@@ -1275,7 +1277,7 @@ pub(crate) fn n93(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if/properties/type`
+/// `<variant AttendeeNextAction Wait>#/properties/type`
 pub(crate) fn n94(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C94_0, at, r);
@@ -1304,7 +1306,7 @@ pub(crate) fn n97(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if/properties/type`
+/// `<variant AttendeeNextAction Follow_up>#/properties/type`
 pub(crate) fn n98(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C98_0, at, r);
@@ -1326,7 +1328,7 @@ pub(crate) fn n100(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if/properties/type`
+/// `<variant AttendeeNextAction Confirm>#/properties/type`
 pub(crate) fn n101(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C101_0, at, r);
@@ -1355,7 +1357,7 @@ pub(crate) fn n104(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/type`
+/// `<variant AttendeeNextAction Escalate>#/properties/type`
 pub(crate) fn n105(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C105_0, at, r);
@@ -1384,7 +1386,7 @@ pub(crate) fn n108(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if/properties/subtype`
+/// `<variant AttendeeNextAction Escalate alternatives_proposed>#/properties/subtype`
 pub(crate) fn n109(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C109_0, at, r);
@@ -1413,7 +1415,7 @@ pub(crate) fn n112(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if/properties/subtype`
+/// `<variant EventNextAction Waiting for decision unusual>#/properties/subtype`
 pub(crate) fn n113(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C113_0, at, r);
@@ -1442,7 +1444,7 @@ pub(crate) fn n116(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/subtype`
+/// `<variant AttendeeNextAction Escalate internal>#/properties/subtype`
 pub(crate) fn n117(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C117_0, at, r);
@@ -1471,7 +1473,7 @@ pub(crate) fn n120(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if/properties/type`
+/// `<variant AttendeeNextAction Close>#/properties/type`
 pub(crate) fn n121(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C121_0, at, r);
@@ -1586,7 +1588,7 @@ pub(crate) fn n132(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if/properties/type`
+/// `<variant EventNextAction Coordination in progress>#/properties/type`
 pub(crate) fn n133(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C133_0, at, r);
@@ -1615,7 +1617,7 @@ pub(crate) fn n136(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/type`
+/// `<variant EventNextAction Waiting for decision>#/properties/type`
 pub(crate) fn n137(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C137_0, at, r);
@@ -1673,7 +1675,7 @@ pub(crate) fn n144(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if/properties/subtype`
+/// `<variant EventNextAction Waiting for decision reschedule>#/properties/subtype`
 pub(crate) fn n145(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C145_0, at, r);
@@ -1702,7 +1704,7 @@ pub(crate) fn n148(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/subtype`
+/// `<variant EventNextAction Waiting for decision resolve_conflict>#/properties/subtype`
 pub(crate) fn n149(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C149_0, at, r);
@@ -1731,7 +1733,7 @@ pub(crate) fn n152(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if/properties/type`
+/// `<variant EventNextAction Complete>#/properties/type`
 pub(crate) fn n153(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C153_0, at, r);
@@ -2358,5 +2360,181 @@ pub(crate) fn n211(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok &= rt::types(v, &[Type::Integer], at, r);
     ok &= rt::minimum(v, 0.0, at, r);
     ok &= rt::maximum(v, 1.0, at, r);
+    ok
+}
+
+/// `<variant AttendeeNextAction Initiate>#`
+pub(crate) fn n212(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n82(v, at, r);
+    ok &= rt::properties(v, &[("type", n85)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `<variant AttendeeNextAction Reply>#`
+pub(crate) fn n213(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n82(v, at, r);
+    ok &= rt::properties(v, &[("type", n90)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `<variant AttendeeNextAction Wait>#`
+pub(crate) fn n214(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n82(v, at, r);
+    ok &= rt::properties(v, &[("type", n94)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `<variant AttendeeNextAction Follow_up>#`
+pub(crate) fn n215(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n82(v, at, r);
+    ok &= rt::properties(v, &[("type", n98)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `<variant AttendeeNextAction Confirm>#`
+pub(crate) fn n216(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n82(v, at, r);
+    ok &= rt::properties(v, &[("type", n101)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `<variant AttendeeNextAction Escalate alternatives_proposed>#`
+pub(crate) fn n217(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n82(v, at, r);
+    ok &= rt::properties(v, &[("type", n105), ("subtype", n109)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `<variant AttendeeNextAction Escalate unusual>#`
+pub(crate) fn n218(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n82(v, at, r);
+    ok &= rt::properties(v, &[("type", n105), ("subtype", n113)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `<variant AttendeeNextAction Escalate internal>#`
+pub(crate) fn n219(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n82(v, at, r);
+    ok &= rt::properties(v, &[("type", n105), ("subtype", n117)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `<variant AttendeeNextAction Escalate>#`
+pub(crate) fn n220(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n82(v, at, r);
+    ok &= rt::properties(v, &[("type", n105)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `<variant AttendeeNextAction Close>#`
+pub(crate) fn n221(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n82(v, at, r);
+    ok &= rt::properties(v, &[("type", n121)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `<variant EventNextAction Coordination in progress>#`
+pub(crate) fn n222(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n130(v, at, r);
+    ok &= rt::properties(v, &[("type", n133)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `<variant EventNextAction Waiting for decision get_alternatives>#`
+pub(crate) fn n223(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n130(v, at, r);
+    ok &= rt::properties(v, &[("type", n137), ("subtype", n224)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `<variant EventNextAction Waiting for decision get_alternatives>#/properties/subtype`
+pub(crate) fn n224(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C224_0, at, r);
+    ok
+}
+
+/// `<variant EventNextAction Waiting for decision reschedule>#`
+pub(crate) fn n225(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n130(v, at, r);
+    ok &= rt::properties(v, &[("type", n137), ("subtype", n145)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `<variant EventNextAction Waiting for decision resolve_conflict>#`
+pub(crate) fn n226(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n130(v, at, r);
+    ok &= rt::properties(v, &[("type", n137), ("subtype", n149)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `<variant EventNextAction Waiting for decision recommend_cancel>#`
+pub(crate) fn n227(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n130(v, at, r);
+    ok &= rt::properties(v, &[("type", n137), ("subtype", n228)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `<variant EventNextAction Waiting for decision recommend_cancel>#/properties/subtype`
+pub(crate) fn n228(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= rt::constant(v, &C228_0, at, r);
+    ok
+}
+
+/// `<variant EventNextAction Waiting for decision unusual>#`
+pub(crate) fn n229(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n130(v, at, r);
+    ok &= rt::properties(v, &[("type", n137), ("subtype", n113)], at, r);
+    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok
+}
+
+/// `<variant EventNextAction Waiting for decision>#`
+pub(crate) fn n230(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n130(v, at, r);
+    ok &= rt::properties(v, &[("type", n137)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
+    ok
+}
+
+/// `<variant EventNextAction Complete>#`
+pub(crate) fn n231(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    ok &= n130(v, at, r);
+    ok &= rt::properties(v, &[("type", n153)], at, r);
+    ok &= rt::required(v, &["type"], at, r);
     ok
 }

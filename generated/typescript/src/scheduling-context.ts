@@ -35,6 +35,24 @@ import {
   n167,
   n168,
   n171,
+  n212,
+  n213,
+  n214,
+  n215,
+  n216,
+  n217,
+  n218,
+  n219,
+  n220,
+  n221,
+  n222,
+  n223,
+  n225,
+  n226,
+  n227,
+  n229,
+  n230,
+  n231,
 } from "./validators.js";
 import type { DateTime, DateType } from "./common.js";
 
@@ -491,14 +509,14 @@ export function parseEscalateInternalMetadata(
 }
 
 /** Next action for an attendee. Only the type/subtype pairs of the seed's attendee table are allowed, each with exactly its metadata; `Initiate` and `Follow_up` have subtype null. */
-export interface AttendeeNextAction {
-  /** Action type. */
-  type: AttendeeActionType;
-  /** Action subtype; the allowed values depend on `type`; null for `Initiate` and `Follow_up`. */
-  subtype: string | null;
-  /** Action metadata; its exact shape depends on the type/subtype row (`{}` for most rows). */
-  metadata: { [key: string]: JsonValue };
-}
+export type AttendeeNextAction =
+  | AttendeeNextActionInitiate
+  | AttendeeNextActionReply
+  | AttendeeNextActionWait
+  | AttendeeNextActionFollowUp
+  | AttendeeNextActionConfirm
+  | AttendeeNextActionEscalate
+  | AttendeeNextActionClose;
 
 /** Every violation of {@link AttendeeNextAction} in `value`; empty when it is valid. */
 export function validateAttendeeNextAction(value: unknown): Violation[] {
@@ -526,6 +544,414 @@ export function parseAttendeeNextAction(value: unknown): AttendeeNextAction {
     );
   }
   return value as AttendeeNextAction;
+}
+
+/** The `AttendeeNextAction` variant whose `type` is `Initiate`. */
+export interface AttendeeNextActionInitiate {
+  /** Action type. */
+  type: "Initiate";
+  /** `Initiate` has no subtype (the seed's `—`): subtype is null. */
+  subtype: null;
+  /** Metadata of a `Initiate` action: `{}`. */
+  metadata: EmptyMetadata;
+}
+
+/** Every violation of {@link AttendeeNextActionInitiate} in `value`; empty when it is valid. */
+export function validateAttendeeNextActionInitiate(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n212(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link AttendeeNextActionInitiate}. */
+export function isAttendeeNextActionInitiate(
+  value: unknown,
+): value is AttendeeNextActionInitiate {
+  return n212(value, null, null);
+}
+
+/**
+ * `value` as a {@link AttendeeNextActionInitiate}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseAttendeeNextActionInitiate(
+  value: unknown,
+): AttendeeNextActionInitiate {
+  if (!n212(value, null, null)) {
+    throw new ValidationError(
+      "AttendeeNextActionInitiate",
+      validateAttendeeNextActionInitiate(value),
+    );
+  }
+  return value as AttendeeNextActionInitiate;
+}
+
+/** The `AttendeeNextAction` variant whose `type` is `Reply`. */
+export interface AttendeeNextActionReply {
+  /** Action type. */
+  type: "Reply";
+  /** Subtype of `Reply`. */
+  subtype: ReplySubtype;
+  /** Metadata of a `Reply` action: `{}`. */
+  metadata: EmptyMetadata;
+}
+
+/** Every violation of {@link AttendeeNextActionReply} in `value`; empty when it is valid. */
+export function validateAttendeeNextActionReply(value: unknown): Violation[] {
+  const r: Violation[] = [];
+  n213(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link AttendeeNextActionReply}. */
+export function isAttendeeNextActionReply(
+  value: unknown,
+): value is AttendeeNextActionReply {
+  return n213(value, null, null);
+}
+
+/**
+ * `value` as a {@link AttendeeNextActionReply}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseAttendeeNextActionReply(
+  value: unknown,
+): AttendeeNextActionReply {
+  if (!n213(value, null, null)) {
+    throw new ValidationError(
+      "AttendeeNextActionReply",
+      validateAttendeeNextActionReply(value),
+    );
+  }
+  return value as AttendeeNextActionReply;
+}
+
+/** The `AttendeeNextAction` variant whose `type` is `Wait`. */
+export interface AttendeeNextActionWait {
+  /** Action type. */
+  type: "Wait";
+  /** Subtype of `Wait`. */
+  subtype: WaitSubtype;
+  /** Metadata of a `Wait` action: `{}`. */
+  metadata: EmptyMetadata;
+}
+
+/** Every violation of {@link AttendeeNextActionWait} in `value`; empty when it is valid. */
+export function validateAttendeeNextActionWait(value: unknown): Violation[] {
+  const r: Violation[] = [];
+  n214(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link AttendeeNextActionWait}. */
+export function isAttendeeNextActionWait(
+  value: unknown,
+): value is AttendeeNextActionWait {
+  return n214(value, null, null);
+}
+
+/**
+ * `value` as a {@link AttendeeNextActionWait}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseAttendeeNextActionWait(
+  value: unknown,
+): AttendeeNextActionWait {
+  if (!n214(value, null, null)) {
+    throw new ValidationError(
+      "AttendeeNextActionWait",
+      validateAttendeeNextActionWait(value),
+    );
+  }
+  return value as AttendeeNextActionWait;
+}
+
+/** The `AttendeeNextAction` variant whose `type` is `Follow_up`. */
+export interface AttendeeNextActionFollowUp {
+  /** Action type. */
+  type: "Follow_up";
+  /** `Follow_up` has no subtype (the seed's `—`): subtype is null. */
+  subtype: null;
+  /** Metadata of a `Follow_up` action: `{}`. */
+  metadata: EmptyMetadata;
+}
+
+/** Every violation of {@link AttendeeNextActionFollowUp} in `value`; empty when it is valid. */
+export function validateAttendeeNextActionFollowUp(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n215(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link AttendeeNextActionFollowUp}. */
+export function isAttendeeNextActionFollowUp(
+  value: unknown,
+): value is AttendeeNextActionFollowUp {
+  return n215(value, null, null);
+}
+
+/**
+ * `value` as a {@link AttendeeNextActionFollowUp}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseAttendeeNextActionFollowUp(
+  value: unknown,
+): AttendeeNextActionFollowUp {
+  if (!n215(value, null, null)) {
+    throw new ValidationError(
+      "AttendeeNextActionFollowUp",
+      validateAttendeeNextActionFollowUp(value),
+    );
+  }
+  return value as AttendeeNextActionFollowUp;
+}
+
+/** The `AttendeeNextAction` variant whose `type` is `Confirm`. */
+export interface AttendeeNextActionConfirm {
+  /** Action type. */
+  type: "Confirm";
+  /** Subtype of `Confirm`. */
+  subtype: ConfirmSubtype;
+  /** Metadata of a `Confirm` action: `{}`. */
+  metadata: EmptyMetadata;
+}
+
+/** Every violation of {@link AttendeeNextActionConfirm} in `value`; empty when it is valid. */
+export function validateAttendeeNextActionConfirm(value: unknown): Violation[] {
+  const r: Violation[] = [];
+  n216(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link AttendeeNextActionConfirm}. */
+export function isAttendeeNextActionConfirm(
+  value: unknown,
+): value is AttendeeNextActionConfirm {
+  return n216(value, null, null);
+}
+
+/**
+ * `value` as a {@link AttendeeNextActionConfirm}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseAttendeeNextActionConfirm(
+  value: unknown,
+): AttendeeNextActionConfirm {
+  if (!n216(value, null, null)) {
+    throw new ValidationError(
+      "AttendeeNextActionConfirm",
+      validateAttendeeNextActionConfirm(value),
+    );
+  }
+  return value as AttendeeNextActionConfirm;
+}
+
+/** The `AttendeeNextAction` variants whose `type` is `Escalate`, told apart by `subtype`. */
+export type AttendeeNextActionEscalate =
+  | AttendeeNextActionEscalateAlternativesProposed
+  | AttendeeNextActionEscalateUnusual
+  | AttendeeNextActionEscalateInternal;
+
+/** Every violation of {@link AttendeeNextActionEscalate} in `value`; empty when it is valid. */
+export function validateAttendeeNextActionEscalate(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n220(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link AttendeeNextActionEscalate}. */
+export function isAttendeeNextActionEscalate(
+  value: unknown,
+): value is AttendeeNextActionEscalate {
+  return n220(value, null, null);
+}
+
+/**
+ * `value` as a {@link AttendeeNextActionEscalate}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseAttendeeNextActionEscalate(
+  value: unknown,
+): AttendeeNextActionEscalate {
+  if (!n220(value, null, null)) {
+    throw new ValidationError(
+      "AttendeeNextActionEscalate",
+      validateAttendeeNextActionEscalate(value),
+    );
+  }
+  return value as AttendeeNextActionEscalate;
+}
+
+/** The `AttendeeNextAction` variant whose `type` is `Escalate` and `subtype` is `alternatives_proposed`. */
+export interface AttendeeNextActionEscalateAlternativesProposed {
+  /** Action type. */
+  type: "Escalate";
+  /** Subtype of `Escalate`. */
+  subtype: "alternatives_proposed";
+  /** Metadata of `Escalate` / alternatives_proposed. */
+  metadata: EscalateAlternativesProposedMetadata;
+}
+
+/** Every violation of {@link AttendeeNextActionEscalateAlternativesProposed} in `value`; empty when it is valid. */
+export function validateAttendeeNextActionEscalateAlternativesProposed(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n217(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link AttendeeNextActionEscalateAlternativesProposed}. */
+export function isAttendeeNextActionEscalateAlternativesProposed(
+  value: unknown,
+): value is AttendeeNextActionEscalateAlternativesProposed {
+  return n217(value, null, null);
+}
+
+/**
+ * `value` as a {@link AttendeeNextActionEscalateAlternativesProposed}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseAttendeeNextActionEscalateAlternativesProposed(
+  value: unknown,
+): AttendeeNextActionEscalateAlternativesProposed {
+  if (!n217(value, null, null)) {
+    throw new ValidationError(
+      "AttendeeNextActionEscalateAlternativesProposed",
+      validateAttendeeNextActionEscalateAlternativesProposed(value),
+    );
+  }
+  return value as AttendeeNextActionEscalateAlternativesProposed;
+}
+
+/** The `AttendeeNextAction` variant whose `type` is `Escalate` and `subtype` is `unusual`. */
+export interface AttendeeNextActionEscalateUnusual {
+  /** Action type. */
+  type: "Escalate";
+  /** Subtype of `Escalate`. */
+  subtype: "unusual";
+  /** Metadata of `Escalate` / unusual. */
+  metadata: EscalateUnusualMetadata;
+}
+
+/** Every violation of {@link AttendeeNextActionEscalateUnusual} in `value`; empty when it is valid. */
+export function validateAttendeeNextActionEscalateUnusual(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n218(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link AttendeeNextActionEscalateUnusual}. */
+export function isAttendeeNextActionEscalateUnusual(
+  value: unknown,
+): value is AttendeeNextActionEscalateUnusual {
+  return n218(value, null, null);
+}
+
+/**
+ * `value` as a {@link AttendeeNextActionEscalateUnusual}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseAttendeeNextActionEscalateUnusual(
+  value: unknown,
+): AttendeeNextActionEscalateUnusual {
+  if (!n218(value, null, null)) {
+    throw new ValidationError(
+      "AttendeeNextActionEscalateUnusual",
+      validateAttendeeNextActionEscalateUnusual(value),
+    );
+  }
+  return value as AttendeeNextActionEscalateUnusual;
+}
+
+/** The `AttendeeNextAction` variant whose `type` is `Escalate` and `subtype` is `internal`. */
+export interface AttendeeNextActionEscalateInternal {
+  /** Action type. */
+  type: "Escalate";
+  /** Subtype of `Escalate`. */
+  subtype: "internal";
+  /** Metadata of `Escalate` / internal. */
+  metadata: EscalateInternalMetadata;
+}
+
+/** Every violation of {@link AttendeeNextActionEscalateInternal} in `value`; empty when it is valid. */
+export function validateAttendeeNextActionEscalateInternal(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n219(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link AttendeeNextActionEscalateInternal}. */
+export function isAttendeeNextActionEscalateInternal(
+  value: unknown,
+): value is AttendeeNextActionEscalateInternal {
+  return n219(value, null, null);
+}
+
+/**
+ * `value` as a {@link AttendeeNextActionEscalateInternal}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseAttendeeNextActionEscalateInternal(
+  value: unknown,
+): AttendeeNextActionEscalateInternal {
+  if (!n219(value, null, null)) {
+    throw new ValidationError(
+      "AttendeeNextActionEscalateInternal",
+      validateAttendeeNextActionEscalateInternal(value),
+    );
+  }
+  return value as AttendeeNextActionEscalateInternal;
+}
+
+/** The `AttendeeNextAction` variant whose `type` is `Close`. */
+export interface AttendeeNextActionClose {
+  /** Action type. */
+  type: "Close";
+  /** Subtype of `Close`. */
+  subtype: CloseSubtype;
+  /** Metadata of a `Close` action: `{}`. */
+  metadata: EmptyMetadata;
+}
+
+/** Every violation of {@link AttendeeNextActionClose} in `value`; empty when it is valid. */
+export function validateAttendeeNextActionClose(value: unknown): Violation[] {
+  const r: Violation[] = [];
+  n221(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link AttendeeNextActionClose}. */
+export function isAttendeeNextActionClose(
+  value: unknown,
+): value is AttendeeNextActionClose {
+  return n221(value, null, null);
+}
+
+/**
+ * `value` as a {@link AttendeeNextActionClose}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseAttendeeNextActionClose(
+  value: unknown,
+): AttendeeNextActionClose {
+  if (!n221(value, null, null)) {
+    throw new ValidationError(
+      "AttendeeNextActionClose",
+      validateAttendeeNextActionClose(value),
+    );
+  }
+  return value as AttendeeNextActionClose;
 }
 
 /** Event next-action type. */
@@ -769,14 +1195,10 @@ export function parseResolveConflictMetadata(
 }
 
 /** Next action for the event. Only the type/subtype pairs of the seed's event table are allowed, each with exactly its metadata. */
-export interface EventNextAction {
-  /** Action type. */
-  type: EventActionType;
-  /** Action subtype; the allowed values depend on `type`. */
-  subtype: string;
-  /** Action metadata; its exact shape depends on the type/subtype row (`{}` for most rows). */
-  metadata: { [key: string]: JsonValue };
-}
+export type EventNextAction =
+  | EventNextActionCoordinationInProgress
+  | EventNextActionWaitingForDecision
+  | EventNextActionComplete;
 
 /** Every violation of {@link EventNextAction} in `value`; empty when it is valid. */
 export function validateEventNextAction(value: unknown): Violation[] {
@@ -802,6 +1224,338 @@ export function parseEventNextAction(value: unknown): EventNextAction {
     );
   }
   return value as EventNextAction;
+}
+
+/** The `EventNextAction` variant whose `type` is `Coordination in progress`. */
+export interface EventNextActionCoordinationInProgress {
+  /** Action type. */
+  type: "Coordination in progress";
+  /** Subtype of `Coordination in progress`. */
+  subtype: CoordinationInProgressSubtype;
+  /** Metadata of a `Coordination in progress` action: `{}`. */
+  metadata: EmptyMetadata;
+}
+
+/** Every violation of {@link EventNextActionCoordinationInProgress} in `value`; empty when it is valid. */
+export function validateEventNextActionCoordinationInProgress(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n222(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link EventNextActionCoordinationInProgress}. */
+export function isEventNextActionCoordinationInProgress(
+  value: unknown,
+): value is EventNextActionCoordinationInProgress {
+  return n222(value, null, null);
+}
+
+/**
+ * `value` as a {@link EventNextActionCoordinationInProgress}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseEventNextActionCoordinationInProgress(
+  value: unknown,
+): EventNextActionCoordinationInProgress {
+  if (!n222(value, null, null)) {
+    throw new ValidationError(
+      "EventNextActionCoordinationInProgress",
+      validateEventNextActionCoordinationInProgress(value),
+    );
+  }
+  return value as EventNextActionCoordinationInProgress;
+}
+
+/** The `EventNextAction` variants whose `type` is `Waiting for decision`, told apart by `subtype`. */
+export type EventNextActionWaitingForDecision =
+  | EventNextActionWaitingForDecisionGetAlternatives
+  | EventNextActionWaitingForDecisionReschedule
+  | EventNextActionWaitingForDecisionResolveConflict
+  | EventNextActionWaitingForDecisionRecommendCancel
+  | EventNextActionWaitingForDecisionUnusual;
+
+/** Every violation of {@link EventNextActionWaitingForDecision} in `value`; empty when it is valid. */
+export function validateEventNextActionWaitingForDecision(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n230(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link EventNextActionWaitingForDecision}. */
+export function isEventNextActionWaitingForDecision(
+  value: unknown,
+): value is EventNextActionWaitingForDecision {
+  return n230(value, null, null);
+}
+
+/**
+ * `value` as a {@link EventNextActionWaitingForDecision}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseEventNextActionWaitingForDecision(
+  value: unknown,
+): EventNextActionWaitingForDecision {
+  if (!n230(value, null, null)) {
+    throw new ValidationError(
+      "EventNextActionWaitingForDecision",
+      validateEventNextActionWaitingForDecision(value),
+    );
+  }
+  return value as EventNextActionWaitingForDecision;
+}
+
+/** The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `get_alternatives`. */
+export interface EventNextActionWaitingForDecisionGetAlternatives {
+  /** Action type. */
+  type: "Waiting for decision";
+  /** Subtype of `Waiting for decision`. */
+  subtype: "get_alternatives";
+  /** Metadata of `Waiting for decision` / get_alternatives | recommend_cancel | unusual. */
+  metadata: EmptyMetadata;
+}
+
+/** Every violation of {@link EventNextActionWaitingForDecisionGetAlternatives} in `value`; empty when it is valid. */
+export function validateEventNextActionWaitingForDecisionGetAlternatives(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n223(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link EventNextActionWaitingForDecisionGetAlternatives}. */
+export function isEventNextActionWaitingForDecisionGetAlternatives(
+  value: unknown,
+): value is EventNextActionWaitingForDecisionGetAlternatives {
+  return n223(value, null, null);
+}
+
+/**
+ * `value` as a {@link EventNextActionWaitingForDecisionGetAlternatives}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseEventNextActionWaitingForDecisionGetAlternatives(
+  value: unknown,
+): EventNextActionWaitingForDecisionGetAlternatives {
+  if (!n223(value, null, null)) {
+    throw new ValidationError(
+      "EventNextActionWaitingForDecisionGetAlternatives",
+      validateEventNextActionWaitingForDecisionGetAlternatives(value),
+    );
+  }
+  return value as EventNextActionWaitingForDecisionGetAlternatives;
+}
+
+/** The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `reschedule`. */
+export interface EventNextActionWaitingForDecisionReschedule {
+  /** Action type. */
+  type: "Waiting for decision";
+  /** Subtype of `Waiting for decision`. */
+  subtype: "reschedule";
+  /** Metadata of `Waiting for decision` / reschedule. */
+  metadata: RescheduleMetadata;
+}
+
+/** Every violation of {@link EventNextActionWaitingForDecisionReschedule} in `value`; empty when it is valid. */
+export function validateEventNextActionWaitingForDecisionReschedule(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n225(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link EventNextActionWaitingForDecisionReschedule}. */
+export function isEventNextActionWaitingForDecisionReschedule(
+  value: unknown,
+): value is EventNextActionWaitingForDecisionReschedule {
+  return n225(value, null, null);
+}
+
+/**
+ * `value` as a {@link EventNextActionWaitingForDecisionReschedule}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseEventNextActionWaitingForDecisionReschedule(
+  value: unknown,
+): EventNextActionWaitingForDecisionReschedule {
+  if (!n225(value, null, null)) {
+    throw new ValidationError(
+      "EventNextActionWaitingForDecisionReschedule",
+      validateEventNextActionWaitingForDecisionReschedule(value),
+    );
+  }
+  return value as EventNextActionWaitingForDecisionReschedule;
+}
+
+/** The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `resolve_conflict`. */
+export interface EventNextActionWaitingForDecisionResolveConflict {
+  /** Action type. */
+  type: "Waiting for decision";
+  /** Subtype of `Waiting for decision`. */
+  subtype: "resolve_conflict";
+  /** Metadata of `Waiting for decision` / resolve_conflict. */
+  metadata: ResolveConflictMetadata;
+}
+
+/** Every violation of {@link EventNextActionWaitingForDecisionResolveConflict} in `value`; empty when it is valid. */
+export function validateEventNextActionWaitingForDecisionResolveConflict(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n226(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link EventNextActionWaitingForDecisionResolveConflict}. */
+export function isEventNextActionWaitingForDecisionResolveConflict(
+  value: unknown,
+): value is EventNextActionWaitingForDecisionResolveConflict {
+  return n226(value, null, null);
+}
+
+/**
+ * `value` as a {@link EventNextActionWaitingForDecisionResolveConflict}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseEventNextActionWaitingForDecisionResolveConflict(
+  value: unknown,
+): EventNextActionWaitingForDecisionResolveConflict {
+  if (!n226(value, null, null)) {
+    throw new ValidationError(
+      "EventNextActionWaitingForDecisionResolveConflict",
+      validateEventNextActionWaitingForDecisionResolveConflict(value),
+    );
+  }
+  return value as EventNextActionWaitingForDecisionResolveConflict;
+}
+
+/** The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `recommend_cancel`. */
+export interface EventNextActionWaitingForDecisionRecommendCancel {
+  /** Action type. */
+  type: "Waiting for decision";
+  /** Subtype of `Waiting for decision`. */
+  subtype: "recommend_cancel";
+  /** Metadata of `Waiting for decision` / get_alternatives | recommend_cancel | unusual. */
+  metadata: EmptyMetadata;
+}
+
+/** Every violation of {@link EventNextActionWaitingForDecisionRecommendCancel} in `value`; empty when it is valid. */
+export function validateEventNextActionWaitingForDecisionRecommendCancel(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n227(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link EventNextActionWaitingForDecisionRecommendCancel}. */
+export function isEventNextActionWaitingForDecisionRecommendCancel(
+  value: unknown,
+): value is EventNextActionWaitingForDecisionRecommendCancel {
+  return n227(value, null, null);
+}
+
+/**
+ * `value` as a {@link EventNextActionWaitingForDecisionRecommendCancel}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseEventNextActionWaitingForDecisionRecommendCancel(
+  value: unknown,
+): EventNextActionWaitingForDecisionRecommendCancel {
+  if (!n227(value, null, null)) {
+    throw new ValidationError(
+      "EventNextActionWaitingForDecisionRecommendCancel",
+      validateEventNextActionWaitingForDecisionRecommendCancel(value),
+    );
+  }
+  return value as EventNextActionWaitingForDecisionRecommendCancel;
+}
+
+/** The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `unusual`. */
+export interface EventNextActionWaitingForDecisionUnusual {
+  /** Action type. */
+  type: "Waiting for decision";
+  /** Subtype of `Waiting for decision`. */
+  subtype: "unusual";
+  /** Metadata of `Waiting for decision` / get_alternatives | recommend_cancel | unusual. */
+  metadata: EmptyMetadata;
+}
+
+/** Every violation of {@link EventNextActionWaitingForDecisionUnusual} in `value`; empty when it is valid. */
+export function validateEventNextActionWaitingForDecisionUnusual(
+  value: unknown,
+): Violation[] {
+  const r: Violation[] = [];
+  n229(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link EventNextActionWaitingForDecisionUnusual}. */
+export function isEventNextActionWaitingForDecisionUnusual(
+  value: unknown,
+): value is EventNextActionWaitingForDecisionUnusual {
+  return n229(value, null, null);
+}
+
+/**
+ * `value` as a {@link EventNextActionWaitingForDecisionUnusual}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseEventNextActionWaitingForDecisionUnusual(
+  value: unknown,
+): EventNextActionWaitingForDecisionUnusual {
+  if (!n229(value, null, null)) {
+    throw new ValidationError(
+      "EventNextActionWaitingForDecisionUnusual",
+      validateEventNextActionWaitingForDecisionUnusual(value),
+    );
+  }
+  return value as EventNextActionWaitingForDecisionUnusual;
+}
+
+/** The `EventNextAction` variant whose `type` is `Complete`. */
+export interface EventNextActionComplete {
+  /** Action type. */
+  type: "Complete";
+  /** Subtype of `Complete`. */
+  subtype: CompleteSubtype;
+  /** Metadata of a `Complete` action: `{}`. */
+  metadata: EmptyMetadata;
+}
+
+/** Every violation of {@link EventNextActionComplete} in `value`; empty when it is valid. */
+export function validateEventNextActionComplete(value: unknown): Violation[] {
+  const r: Violation[] = [];
+  n231(value, null, r);
+  return r;
+}
+
+/** True when `value` is a valid {@link EventNextActionComplete}. */
+export function isEventNextActionComplete(
+  value: unknown,
+): value is EventNextActionComplete {
+  return n231(value, null, null);
+}
+
+/**
+ * `value` as a {@link EventNextActionComplete}.
+ * @throws {ValidationError} listing every violation when `value` is invalid.
+ */
+export function parseEventNextActionComplete(
+  value: unknown,
+): EventNextActionComplete {
+  if (!n231(value, null, null)) {
+    throw new ValidationError(
+      "EventNextActionComplete",
+      validateEventNextActionComplete(value),
+    );
+  }
+  return value as EventNextActionComplete;
 }
 
 /** Assessment of one attendee. */

@@ -2902,7 +2902,7 @@ export function n84(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if/properties/type */
+/** <variant AttendeeNextAction Initiate>#/properties/type */
 export function n85(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Initiate") {
@@ -2967,7 +2967,7 @@ export function n89(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if/properties/type */
+/** <variant AttendeeNextAction Reply>#/properties/type */
 export function n90(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Reply") {
@@ -3022,7 +3022,7 @@ export function n93(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if/properties/type */
+/** <variant AttendeeNextAction Wait>#/properties/type */
 export function n94(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Wait") {
@@ -3077,7 +3077,7 @@ export function n97(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if/properties/type */
+/** <variant AttendeeNextAction Follow_up>#/properties/type */
 export function n98(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Follow_up") {
@@ -3114,7 +3114,7 @@ export function n100(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if/properties/type */
+/** <variant AttendeeNextAction Confirm>#/properties/type */
 export function n101(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Confirm") {
@@ -3169,7 +3169,7 @@ export function n104(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/type */
+/** <variant AttendeeNextAction Escalate>#/properties/type */
 export function n105(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Escalate") {
@@ -3228,7 +3228,7 @@ export function n108(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if/properties/subtype */
+/** <variant AttendeeNextAction Escalate alternatives_proposed>#/properties/subtype */
 export function n109(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "alternatives_proposed") {
@@ -3287,7 +3287,7 @@ export function n112(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if/properties/subtype */
+/** <variant EventNextAction Waiting for decision unusual>#/properties/subtype */
 export function n113(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "unusual") {
@@ -3346,7 +3346,7 @@ export function n116(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/subtype */
+/** <variant AttendeeNextAction Escalate internal>#/properties/subtype */
 export function n117(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "internal") {
@@ -3396,7 +3396,7 @@ export function n120(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if/properties/type */
+/** <variant AttendeeNextAction Close>#/properties/type */
 export function n121(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Close") {
@@ -3642,7 +3642,7 @@ export function n132(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if/properties/type */
+/** <variant EventNextAction Coordination in progress>#/properties/type */
 export function n133(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Coordination in progress") {
@@ -3697,7 +3697,7 @@ export function n136(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/type */
+/** <variant EventNextAction Waiting for decision>#/properties/type */
 export function n137(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Waiting for decision") {
@@ -3815,7 +3815,7 @@ export function n144(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if/properties/subtype */
+/** <variant EventNextAction Waiting for decision reschedule>#/properties/subtype */
 export function n145(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "reschedule") {
@@ -3874,7 +3874,7 @@ export function n148(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/subtype */
+/** <variant EventNextAction Waiting for decision resolve_conflict>#/properties/subtype */
 export function n149(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "resolve_conflict") {
@@ -3924,7 +3924,7 @@ export function n152(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if/properties/type */
+/** <variant EventNextAction Complete>#/properties/type */
 export function n153(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Complete") {
@@ -5327,6 +5327,476 @@ export function n211(v: unknown, at: Path, r: Reporter): boolean {
     if (v > 1) {
       if (r === null) return false;
       ok = report(r, at, "maximum", 1);
+    }
+  }
+  return ok;
+}
+
+/** <variant AttendeeNextAction Initiate># */
+export function n212(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n82(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n85(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** <variant AttendeeNextAction Reply># */
+export function n213(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n82(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n90(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** <variant AttendeeNextAction Wait># */
+export function n214(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n82(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n94(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** <variant AttendeeNextAction Follow_up># */
+export function n215(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n82(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n98(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** <variant AttendeeNextAction Confirm># */
+export function n216(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n82(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n101(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** <variant AttendeeNextAction Escalate alternatives_proposed># */
+export function n217(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n82(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n109(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** <variant AttendeeNextAction Escalate unusual># */
+export function n218(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n82(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n113(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** <variant AttendeeNextAction Escalate internal># */
+export function n219(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n82(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n117(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** <variant AttendeeNextAction Escalate># */
+export function n220(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n82(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** <variant AttendeeNextAction Close># */
+export function n221(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n82(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n121(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** <variant EventNextAction Coordination in progress># */
+export function n222(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n130(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n133(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** <variant EventNextAction Waiting for decision get_alternatives># */
+export function n223(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n130(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n224(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** <variant EventNextAction Waiting for decision get_alternatives>#/properties/subtype */
+export function n224(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "get_alternatives") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** <variant EventNextAction Waiting for decision reschedule># */
+export function n225(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n130(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n145(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** <variant EventNextAction Waiting for decision resolve_conflict># */
+export function n226(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n130(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n149(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** <variant EventNextAction Waiting for decision recommend_cancel># */
+export function n227(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n130(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n228(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** <variant EventNextAction Waiting for decision recommend_cancel>#/properties/subtype */
+export function n228(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (v !== "recommend_cancel") {
+    if (r === null) return false;
+    ok = report(r, at, "const");
+  }
+  return ok;
+}
+
+/** <variant EventNextAction Waiting for decision unusual># */
+export function n229(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n130(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    const p1 = v["subtype"];
+    if (p1 !== undefined && !n113(p1, sub(r, at, "subtype"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+    if (v["subtype"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "subtype");
+    }
+  }
+  return ok;
+}
+
+/** <variant EventNextAction Waiting for decision># */
+export function n230(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n130(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
+    }
+  }
+  return ok;
+}
+
+/** <variant EventNextAction Complete># */
+export function n231(v: unknown, at: Path, r: Reporter): boolean {
+  let ok = true;
+  if (!n130(v, at, r)) {
+    if (r === null) return false;
+    ok = false;
+  }
+  if (isObject(v)) {
+    const p0 = v["type"];
+    if (p0 !== undefined && !n153(p0, sub(r, at, "type"), r)) {
+      if (r === null) return false;
+      ok = false;
+    }
+    if (v["type"] === undefined) {
+      if (r === null) return false;
+      ok = report(r, at, "required", "type");
     }
   }
   return ok;

@@ -328,10 +328,7 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
                 format!("normalize_{stem}_action"),
                 format!("{stem}_fallback_action"),
             ]);
-            let wires: Vec<String> = match &t.kind {
-                TypeKind::Struct(st) => st.fields.iter().map(|f| lit::string(&f.wire)).collect(),
-                _ => vec![],
-            };
+            let wires: Vec<String> = ir.declared_properties(id).iter().map(|w| lit::string(w)).collect();
             let keys = lit::seq(&wires, "{", "}", 4, 20, 0);
             fallbacks.push(FallbackCtx { stem, keys, node: t.node, value: lit::value(v, 4, 7, 0) });
         }

@@ -9,7 +9,7 @@ use heck::ToUpperCamelCase;
 use serde_json::Value;
 
 use super::{fits, num_lit, str_lit, ts_literal, Ctx, Import, GENERATED};
-use crate::ir::{Check, Field, NodeId, Ty, TypeId, TypeKind};
+use crate::ir::{Check, NodeId, Ty, TypeId, TypeKind};
 
 #[derive(Template)]
 #[template(path = "typescript/helpers.ts.j2", escape = "none")]
@@ -195,13 +195,6 @@ impl Ctx<'_> {
                 Check::Ref(n) => self.bounds(*n, min, max, depth + 1),
                 _ => {}
             }
-        }
-    }
-
-    fn fields_of(&self, id: TypeId) -> &[Field] {
-        match &self.ir.types[id].kind {
-            TypeKind::Struct(s) => &s.fields,
-            _ => &[],
         }
     }
 }
@@ -401,6 +394,9 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
                 });
             }
         }
+    }
+    // `x-fallback` on any object type: a struct, or a tagged union of structs.
+    for (id, t) in ir.types.iter().enumerate() {
         if let Some(a) = ann(&t.annotations, "x-fallback") {
             let name = &ctx.names[id];
             // `AttendeeNextAction` → `AttendeeAction`: the helper names of the specification.
@@ -408,7 +404,7 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
             let short = base.strip_suffix("Action").unwrap_or(&base).to_string();
             used_types.insert(id, ());
             used_fns.entry(id).or_default().push(format!("is{name}"));
-            let keys: Vec<String> = ctx.fields_of(id).iter().map(|f| str_lit(&f.wire)).collect();
+            let keys: Vec<String> = ir.declared_properties(id).iter().map(|w| str_lit(w)).collect();
             let keys_const = format!("{}_KEYS", heck_shout(&short));
             let keys_inline = fits(0, &format!("const {keys_const} = new Set([{}]);", keys.join(", ")));
             let valid_fn = format!("isValid{base}");

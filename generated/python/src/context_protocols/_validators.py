@@ -1913,7 +1913,7 @@ def _n84(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n85(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if/properties/type
+    # <variant AttendeeNextAction Initiate>#/properties/type
     ok = True
     if v != "Initiate":
         if out is None:
@@ -1977,7 +1977,7 @@ def _n89(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n90(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if/properties/type
+    # <variant AttendeeNextAction Reply>#/properties/type
     ok = True
     if v != "Reply":
         if out is None:
@@ -2030,7 +2030,7 @@ def _n93(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n94(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if/properties/type
+    # <variant AttendeeNextAction Wait>#/properties/type
     ok = True
     if v != "Wait":
         if out is None:
@@ -2083,7 +2083,7 @@ def _n97(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n98(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if/properties/type
+    # <variant AttendeeNextAction Follow_up>#/properties/type
     ok = True
     if v != "Follow_up":
         if out is None:
@@ -2123,7 +2123,7 @@ def _n100(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n101(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if/properties/type
+    # <variant AttendeeNextAction Confirm>#/properties/type
     ok = True
     if v != "Confirm":
         if out is None:
@@ -2176,7 +2176,7 @@ def _n104(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n105(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/type
+    # <variant AttendeeNextAction Escalate>#/properties/type
     ok = True
     if v != "Escalate":
         if out is None:
@@ -2229,7 +2229,7 @@ def _n108(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n109(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if/properties/subtype
+    # <variant AttendeeNextAction Escalate alternatives_proposed>#/properties/subtype
     ok = True
     if v != "alternatives_proposed":
         if out is None:
@@ -2282,7 +2282,7 @@ def _n112(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n113(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if/properties/subtype
+    # <variant EventNextAction Waiting for decision unusual>#/properties/subtype
     ok = True
     if v != "unusual":
         if out is None:
@@ -2335,7 +2335,7 @@ def _n116(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n117(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if/properties/subtype
+    # <variant AttendeeNextAction Escalate internal>#/properties/subtype
     ok = True
     if v != "internal":
         if out is None:
@@ -2388,7 +2388,7 @@ def _n120(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n121(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if/properties/type
+    # <variant AttendeeNextAction Close>#/properties/type
     ok = True
     if v != "Close":
         if out is None:
@@ -2633,7 +2633,7 @@ def _n132(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n133(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if/properties/type
+    # <variant EventNextAction Coordination in progress>#/properties/type
     ok = True
     if v != "Coordination in progress":
         if out is None:
@@ -2686,7 +2686,7 @@ def _n136(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n137(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/type
+    # <variant EventNextAction Waiting for decision>#/properties/type
     ok = True
     if v != "Waiting for decision":
         if out is None:
@@ -2792,7 +2792,7 @@ def _n144(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n145(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if/properties/subtype
+    # <variant EventNextAction Waiting for decision reschedule>#/properties/subtype
     ok = True
     if v != "reschedule":
         if out is None:
@@ -2845,7 +2845,7 @@ def _n148(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n149(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if/properties/subtype
+    # <variant EventNextAction Waiting for decision resolve_conflict>#/properties/subtype
     ok = True
     if v != "resolve_conflict":
         if out is None:
@@ -2898,7 +2898,7 @@ def _n152(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n153(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if/properties/type
+    # <variant EventNextAction Complete>#/properties/type
     ok = True
     if v != "Complete":
         if out is None:
@@ -3933,6 +3933,442 @@ def _n211(v: Any, p: str, out: list[Violation] | None) -> bool:
     return ok
 
 
+def _n212(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant AttendeeNextAction Initiate>#
+    ok = True
+    if not _n82(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR212_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ212_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n213(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant AttendeeNextAction Reply>#
+    ok = True
+    if not _n82(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR213_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ213_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n214(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant AttendeeNextAction Wait>#
+    ok = True
+    if not _n82(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR214_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ214_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n215(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant AttendeeNextAction Follow_up>#
+    ok = True
+    if not _n82(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR215_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ215_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n216(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant AttendeeNextAction Confirm>#
+    ok = True
+    if not _n82(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR216_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ216_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n217(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant AttendeeNextAction Escalate alternatives_proposed>#
+    ok = True
+    if not _n82(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR217_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ217_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n218(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant AttendeeNextAction Escalate unusual>#
+    ok = True
+    if not _n82(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR218_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ218_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n219(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant AttendeeNextAction Escalate internal>#
+    ok = True
+    if not _n82(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR219_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ219_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n220(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant AttendeeNextAction Escalate>#
+    ok = True
+    if not _n82(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR220_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ220_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n221(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant AttendeeNextAction Close>#
+    ok = True
+    if not _n82(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR221_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ221_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n222(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant EventNextAction Coordination in progress>#
+    ok = True
+    if not _n130(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR222_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ222_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n223(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant EventNextAction Waiting for decision get_alternatives>#
+    ok = True
+    if not _n130(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR223_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ223_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n224(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant EventNextAction Waiting for decision get_alternatives>#/properties/subtype
+    ok = True
+    if v != "get_alternatives":
+        if out is None:
+            return False
+        out.append(_fail(p, "const", "get_alternatives"))
+        ok = False
+    return ok
+
+
+def _n225(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant EventNextAction Waiting for decision reschedule>#
+    ok = True
+    if not _n130(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR225_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ225_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n226(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant EventNextAction Waiting for decision resolve_conflict>#
+    ok = True
+    if not _n130(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR226_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ226_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n227(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant EventNextAction Waiting for decision recommend_cancel>#
+    ok = True
+    if not _n130(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR227_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ227_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n228(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant EventNextAction Waiting for decision recommend_cancel>#/properties/subtype
+    ok = True
+    if v != "recommend_cancel":
+        if out is None:
+            return False
+        out.append(_fail(p, "const", "recommend_cancel"))
+        ok = False
+    return ok
+
+
+def _n229(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant EventNextAction Waiting for decision unusual>#
+    ok = True
+    if not _n130(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR229_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ229_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n230(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant EventNextAction Waiting for decision>#
+    ok = True
+    if not _n130(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR230_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ230_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
+def _n231(v: Any, p: str, out: list[Violation] | None) -> bool:
+    # <variant EventNextAction Complete>#
+    ok = True
+    if not _n130(v, p, out):
+        if out is None:
+            return False
+        ok = False
+    if isinstance(v, dict):
+        for k, t, f in _PR231_0:
+            x = v.get(k, _MISSING)
+            if x is not _MISSING and not f(x, p + t, out):
+                if out is None:
+                    return False
+                ok = False
+        for k in _RQ231_0:
+            if k not in v:
+                if out is None:
+                    return False
+                out.append(_fail(p, "required", k))
+                ok = False
+    return ok
+
+
 _PR0_0 = (("contextReport", "/contextReport", _n1),)
 _RQ0_0 = ("contextReport",)
 _PR1_0 = (
@@ -4499,3 +4935,39 @@ _PR207_0 = (("type", "/type", _n208), ("path", "/path", _n209))
 _RQ207_0 = ("type", "path")
 _PR210_0 = (("depth", "/depth", _n211),)
 _RQ210_0 = ("depth",)
+_PR212_0 = (("type", "/type", _n85),)
+_RQ212_0 = ("type",)
+_PR213_0 = (("type", "/type", _n90),)
+_RQ213_0 = ("type",)
+_PR214_0 = (("type", "/type", _n94),)
+_RQ214_0 = ("type",)
+_PR215_0 = (("type", "/type", _n98),)
+_RQ215_0 = ("type",)
+_PR216_0 = (("type", "/type", _n101),)
+_RQ216_0 = ("type",)
+_PR217_0 = (("type", "/type", _n105), ("subtype", "/subtype", _n109))
+_RQ217_0 = ("type", "subtype")
+_PR218_0 = (("type", "/type", _n105), ("subtype", "/subtype", _n113))
+_RQ218_0 = ("type", "subtype")
+_PR219_0 = (("type", "/type", _n105), ("subtype", "/subtype", _n117))
+_RQ219_0 = ("type", "subtype")
+_PR220_0 = (("type", "/type", _n105),)
+_RQ220_0 = ("type",)
+_PR221_0 = (("type", "/type", _n121),)
+_RQ221_0 = ("type",)
+_PR222_0 = (("type", "/type", _n133),)
+_RQ222_0 = ("type",)
+_PR223_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n224))
+_RQ223_0 = ("type", "subtype")
+_PR225_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n145))
+_RQ225_0 = ("type", "subtype")
+_PR226_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n149))
+_RQ226_0 = ("type", "subtype")
+_PR227_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n228))
+_RQ227_0 = ("type", "subtype")
+_PR229_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n113))
+_RQ229_0 = ("type", "subtype")
+_PR230_0 = (("type", "/type", _n137),)
+_RQ230_0 = ("type",)
+_PR231_0 = (("type", "/type", _n153),)
+_RQ231_0 = ("type",)

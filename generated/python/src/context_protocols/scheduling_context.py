@@ -185,8 +185,8 @@ class EscalateInternalMetadata(BaseModel):
         return _rt.check_model(_v._n81, data, info)
 
 
-class AttendeeNextAction(BaseModel):
-    """Next action for an attendee. Only the type/subtype pairs of the seed's attendee table are allowed, each with exactly its metadata; `Initiate` and `Follow_up` have subtype null."""
+class AttendeeNextActionInitiate(BaseModel):
+    """The `AttendeeNextAction` variant whose `type` is `Initiate`."""
 
     model_config = ConfigDict(
         strict=True,
@@ -197,19 +197,235 @@ class AttendeeNextAction(BaseModel):
         use_attribute_docstrings=True,
     )
 
-    type_: AttendeeActionType = Field(alias="type")
+    type_: Literal["Initiate"] = Field(alias="type")
     """Action type."""
 
-    subtype: str | None
-    """Action subtype; the allowed values depend on `type`; null for `Initiate` and `Follow_up`."""
+    subtype: None
+    """`Initiate` has no subtype (the seed's `—`): subtype is null."""
 
-    metadata: dict[str, Any]
-    """Action metadata; its exact shape depends on the type/subtype row (`{}` for most rows)."""
+    metadata: EmptyMetadata
+    """Metadata of a `Initiate` action: `{}`."""
 
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n82, data, info)
+        return _rt.check_model(_v._n212, data, info)
+
+
+class AttendeeNextActionReply(BaseModel):
+    """The `AttendeeNextAction` variant whose `type` is `Reply`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Reply"] = Field(alias="type")
+    """Action type."""
+
+    subtype: ReplySubtype
+    """Subtype of `Reply`."""
+
+    metadata: EmptyMetadata
+    """Metadata of a `Reply` action: `{}`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n213, data, info)
+
+
+class AttendeeNextActionWait(BaseModel):
+    """The `AttendeeNextAction` variant whose `type` is `Wait`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Wait"] = Field(alias="type")
+    """Action type."""
+
+    subtype: WaitSubtype
+    """Subtype of `Wait`."""
+
+    metadata: EmptyMetadata
+    """Metadata of a `Wait` action: `{}`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n214, data, info)
+
+
+class AttendeeNextActionFollowUp(BaseModel):
+    """The `AttendeeNextAction` variant whose `type` is `Follow_up`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Follow_up"] = Field(alias="type")
+    """Action type."""
+
+    subtype: None
+    """`Follow_up` has no subtype (the seed's `—`): subtype is null."""
+
+    metadata: EmptyMetadata
+    """Metadata of a `Follow_up` action: `{}`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n215, data, info)
+
+
+class AttendeeNextActionConfirm(BaseModel):
+    """The `AttendeeNextAction` variant whose `type` is `Confirm`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Confirm"] = Field(alias="type")
+    """Action type."""
+
+    subtype: ConfirmSubtype
+    """Subtype of `Confirm`."""
+
+    metadata: EmptyMetadata
+    """Metadata of a `Confirm` action: `{}`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n216, data, info)
+
+
+class AttendeeNextActionEscalateAlternativesProposed(BaseModel):
+    """The `AttendeeNextAction` variant whose `type` is `Escalate` and `subtype` is `alternatives_proposed`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Escalate"] = Field(alias="type")
+    """Action type."""
+
+    subtype: Literal["alternatives_proposed"]
+    """Subtype of `Escalate`."""
+
+    metadata: EscalateAlternativesProposedMetadata
+    """Metadata of `Escalate` / alternatives_proposed."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n217, data, info)
+
+
+class AttendeeNextActionEscalateUnusual(BaseModel):
+    """The `AttendeeNextAction` variant whose `type` is `Escalate` and `subtype` is `unusual`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Escalate"] = Field(alias="type")
+    """Action type."""
+
+    subtype: Literal["unusual"]
+    """Subtype of `Escalate`."""
+
+    metadata: EscalateUnusualMetadata
+    """Metadata of `Escalate` / unusual."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n218, data, info)
+
+
+class AttendeeNextActionEscalateInternal(BaseModel):
+    """The `AttendeeNextAction` variant whose `type` is `Escalate` and `subtype` is `internal`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Escalate"] = Field(alias="type")
+    """Action type."""
+
+    subtype: Literal["internal"]
+    """Subtype of `Escalate`."""
+
+    metadata: EscalateInternalMetadata
+    """Metadata of `Escalate` / internal."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n219, data, info)
+
+
+class AttendeeNextActionClose(BaseModel):
+    """The `AttendeeNextAction` variant whose `type` is `Close`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Close"] = Field(alias="type")
+    """Action type."""
+
+    subtype: CloseSubtype
+    """Subtype of `Close`."""
+
+    metadata: EmptyMetadata
+    """Metadata of a `Close` action: `{}`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n221, data, info)
 
 
 class RescheduleMetadata(BaseModel):
@@ -254,8 +470,8 @@ class ResolveConflictMetadata(BaseModel):
         return _rt.check_model(_v._n129, data, info)
 
 
-class EventNextAction(BaseModel):
-    """Next action for the event. Only the type/subtype pairs of the seed's event table are allowed, each with exactly its metadata."""
+class EventNextActionCoordinationInProgress(BaseModel):
+    """The `EventNextAction` variant whose `type` is `Coordination in progress`."""
 
     model_config = ConfigDict(
         strict=True,
@@ -266,19 +482,181 @@ class EventNextAction(BaseModel):
         use_attribute_docstrings=True,
     )
 
-    type_: EventActionType = Field(alias="type")
+    type_: Literal["Coordination in progress"] = Field(alias="type")
     """Action type."""
 
-    subtype: str
-    """Action subtype; the allowed values depend on `type`."""
+    subtype: CoordinationInProgressSubtype
+    """Subtype of `Coordination in progress`."""
 
-    metadata: dict[str, Any]
-    """Action metadata; its exact shape depends on the type/subtype row (`{}` for most rows)."""
+    metadata: EmptyMetadata
+    """Metadata of a `Coordination in progress` action: `{}`."""
 
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n130, data, info)
+        return _rt.check_model(_v._n222, data, info)
+
+
+class EventNextActionWaitingForDecisionGetAlternatives(BaseModel):
+    """The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `get_alternatives`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Waiting for decision"] = Field(alias="type")
+    """Action type."""
+
+    subtype: Literal["get_alternatives"]
+    """Subtype of `Waiting for decision`."""
+
+    metadata: EmptyMetadata
+    """Metadata of `Waiting for decision` / get_alternatives | recommend_cancel | unusual."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n223, data, info)
+
+
+class EventNextActionWaitingForDecisionReschedule(BaseModel):
+    """The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `reschedule`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Waiting for decision"] = Field(alias="type")
+    """Action type."""
+
+    subtype: Literal["reschedule"]
+    """Subtype of `Waiting for decision`."""
+
+    metadata: RescheduleMetadata
+    """Metadata of `Waiting for decision` / reschedule."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n225, data, info)
+
+
+class EventNextActionWaitingForDecisionResolveConflict(BaseModel):
+    """The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `resolve_conflict`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Waiting for decision"] = Field(alias="type")
+    """Action type."""
+
+    subtype: Literal["resolve_conflict"]
+    """Subtype of `Waiting for decision`."""
+
+    metadata: ResolveConflictMetadata
+    """Metadata of `Waiting for decision` / resolve_conflict."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n226, data, info)
+
+
+class EventNextActionWaitingForDecisionRecommendCancel(BaseModel):
+    """The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `recommend_cancel`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Waiting for decision"] = Field(alias="type")
+    """Action type."""
+
+    subtype: Literal["recommend_cancel"]
+    """Subtype of `Waiting for decision`."""
+
+    metadata: EmptyMetadata
+    """Metadata of `Waiting for decision` / get_alternatives | recommend_cancel | unusual."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n227, data, info)
+
+
+class EventNextActionWaitingForDecisionUnusual(BaseModel):
+    """The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `unusual`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Waiting for decision"] = Field(alias="type")
+    """Action type."""
+
+    subtype: Literal["unusual"]
+    """Subtype of `Waiting for decision`."""
+
+    metadata: EmptyMetadata
+    """Metadata of `Waiting for decision` / get_alternatives | recommend_cancel | unusual."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n229, data, info)
+
+
+class EventNextActionComplete(BaseModel):
+    """The `EventNextAction` variant whose `type` is `Complete`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    type_: Literal["Complete"] = Field(alias="type")
+    """Action type."""
+
+    subtype: CompleteSubtype
+    """Subtype of `Complete`."""
+
+    metadata: EmptyMetadata
+    """Metadata of a `Complete` action: `{}`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n231, data, info)
 
 
 class AttendeeAnalysis(BaseModel):
@@ -543,15 +921,71 @@ Score: TypeAlias = Annotated[JsonInt, Field(ge=0, le=100)]
 """A score, an integer from 0 to 100."""
 
 
+AttendeeNextActionEscalate: TypeAlias = Annotated[
+    AttendeeNextActionEscalateAlternativesProposed
+    | AttendeeNextActionEscalateUnusual
+    | AttendeeNextActionEscalateInternal,
+    Field(discriminator="subtype"),
+]
+"""The `AttendeeNextAction` variants whose `type` is `Escalate`, told apart by `subtype`."""
+
+
+AttendeeNextAction: TypeAlias = Annotated[
+    AttendeeNextActionInitiate
+    | AttendeeNextActionReply
+    | AttendeeNextActionWait
+    | AttendeeNextActionFollowUp
+    | AttendeeNextActionConfirm
+    | AttendeeNextActionEscalate
+    | AttendeeNextActionClose,
+    Field(discriminator="type_"),
+]
+"""Next action for an attendee. Only the type/subtype pairs of the seed's attendee table are allowed, each with exactly its metadata; `Initiate` and `Follow_up` have subtype null."""
+
+
+EventNextActionWaitingForDecision: TypeAlias = Annotated[
+    EventNextActionWaitingForDecisionGetAlternatives
+    | EventNextActionWaitingForDecisionReschedule
+    | EventNextActionWaitingForDecisionResolveConflict
+    | EventNextActionWaitingForDecisionRecommendCancel
+    | EventNextActionWaitingForDecisionUnusual,
+    Field(discriminator="subtype"),
+]
+"""The `EventNextAction` variants whose `type` is `Waiting for decision`, told apart by `subtype`."""
+
+
+EventNextAction: TypeAlias = Annotated[
+    EventNextActionCoordinationInProgress
+    | EventNextActionWaitingForDecision
+    | EventNextActionComplete,
+    Field(discriminator="type_"),
+]
+"""Next action for the event. Only the type/subtype pairs of the seed's event table are allowed, each with exactly its metadata."""
+
+
 AlternativeTime.model_rebuild()
 EmptyMetadata.model_rebuild()
 EscalateAlternativesProposedMetadata.model_rebuild()
 EscalateUnusualMetadata.model_rebuild()
 EscalateInternalMetadata.model_rebuild()
-AttendeeNextAction.model_rebuild()
+AttendeeNextActionInitiate.model_rebuild()
+AttendeeNextActionReply.model_rebuild()
+AttendeeNextActionWait.model_rebuild()
+AttendeeNextActionFollowUp.model_rebuild()
+AttendeeNextActionConfirm.model_rebuild()
+AttendeeNextActionEscalateAlternativesProposed.model_rebuild()
+AttendeeNextActionEscalateUnusual.model_rebuild()
+AttendeeNextActionEscalateInternal.model_rebuild()
+AttendeeNextActionClose.model_rebuild()
 RescheduleMetadata.model_rebuild()
 ResolveConflictMetadata.model_rebuild()
-EventNextAction.model_rebuild()
+EventNextActionCoordinationInProgress.model_rebuild()
+EventNextActionWaitingForDecisionGetAlternatives.model_rebuild()
+EventNextActionWaitingForDecisionReschedule.model_rebuild()
+EventNextActionWaitingForDecisionResolveConflict.model_rebuild()
+EventNextActionWaitingForDecisionRecommendCancel.model_rebuild()
+EventNextActionWaitingForDecisionUnusual.model_rebuild()
+EventNextActionComplete.model_rebuild()
 AttendeeAnalysis.model_rebuild()
 EventAnalysis.model_rebuild()
 EventDates.model_rebuild()
@@ -583,6 +1017,14 @@ _A54: TypeAdapter[EscalateSubtype] = TypeAdapter(
 
 _A55: TypeAdapter[CloseSubtype] = TypeAdapter(CloseSubtype, config=_rt.ADAPTER_CONFIG)
 
+_A60: TypeAdapter[AttendeeNextAction] = TypeAdapter(
+    AttendeeNextAction, config=_rt.ADAPTER_CONFIG
+)
+
+_A99: TypeAdapter[AttendeeNextActionEscalate] = TypeAdapter(
+    AttendeeNextActionEscalate, config=_rt.ADAPTER_CONFIG
+)
+
 _A61: TypeAdapter[EventActionType] = TypeAdapter(
     EventActionType, config=_rt.ADAPTER_CONFIG
 )
@@ -597,6 +1039,14 @@ _A63: TypeAdapter[WaitingForDecisionSubtype] = TypeAdapter(
 
 _A64: TypeAdapter[CompleteSubtype] = TypeAdapter(
     CompleteSubtype, config=_rt.ADAPTER_CONFIG
+)
+
+_A67: TypeAdapter[EventNextAction] = TypeAdapter(
+    EventNextAction, config=_rt.ADAPTER_CONFIG
+)
+
+_A107: TypeAdapter[EventNextActionWaitingForDecision] = TypeAdapter(
+    EventNextActionWaitingForDecision, config=_rt.ADAPTER_CONFIG
 )
 
 _A73: TypeAdapter[MessageDirection] = TypeAdapter(
@@ -785,7 +1235,145 @@ def validate_attendee_next_action(data: Any) -> list[Violation]:
 def parse_attendee_next_action(data: Any) -> AttendeeNextAction:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextAction``."""
     _rt.check(_v._n82, data)
-    return _rt.build(AttendeeNextAction, data)
+    return _rt.adapt(_A60, data)
+
+
+def validate_attendee_next_action_initiate(data: Any) -> list[Violation]:
+    """Every violation of the ``AttendeeNextActionInitiate`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n212(data, "", out)
+    return out
+
+
+def parse_attendee_next_action_initiate(data: Any) -> AttendeeNextActionInitiate:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionInitiate``."""
+    _rt.check(_v._n212, data)
+    return _rt.build(AttendeeNextActionInitiate, data)
+
+
+def validate_attendee_next_action_reply(data: Any) -> list[Violation]:
+    """Every violation of the ``AttendeeNextActionReply`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n213(data, "", out)
+    return out
+
+
+def parse_attendee_next_action_reply(data: Any) -> AttendeeNextActionReply:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionReply``."""
+    _rt.check(_v._n213, data)
+    return _rt.build(AttendeeNextActionReply, data)
+
+
+def validate_attendee_next_action_wait(data: Any) -> list[Violation]:
+    """Every violation of the ``AttendeeNextActionWait`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n214(data, "", out)
+    return out
+
+
+def parse_attendee_next_action_wait(data: Any) -> AttendeeNextActionWait:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionWait``."""
+    _rt.check(_v._n214, data)
+    return _rt.build(AttendeeNextActionWait, data)
+
+
+def validate_attendee_next_action_follow_up(data: Any) -> list[Violation]:
+    """Every violation of the ``AttendeeNextActionFollowUp`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n215(data, "", out)
+    return out
+
+
+def parse_attendee_next_action_follow_up(data: Any) -> AttendeeNextActionFollowUp:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionFollowUp``."""
+    _rt.check(_v._n215, data)
+    return _rt.build(AttendeeNextActionFollowUp, data)
+
+
+def validate_attendee_next_action_confirm(data: Any) -> list[Violation]:
+    """Every violation of the ``AttendeeNextActionConfirm`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n216(data, "", out)
+    return out
+
+
+def parse_attendee_next_action_confirm(data: Any) -> AttendeeNextActionConfirm:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionConfirm``."""
+    _rt.check(_v._n216, data)
+    return _rt.build(AttendeeNextActionConfirm, data)
+
+
+def validate_attendee_next_action_escalate(data: Any) -> list[Violation]:
+    """Every violation of the ``AttendeeNextActionEscalate`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n220(data, "", out)
+    return out
+
+
+def parse_attendee_next_action_escalate(data: Any) -> AttendeeNextActionEscalate:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionEscalate``."""
+    _rt.check(_v._n220, data)
+    return _rt.adapt(_A99, data)
+
+
+def validate_attendee_next_action_escalate_alternatives_proposed(
+    data: Any,
+) -> list[Violation]:
+    """Every violation of the ``AttendeeNextActionEscalateAlternativesProposed`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n217(data, "", out)
+    return out
+
+
+def parse_attendee_next_action_escalate_alternatives_proposed(
+    data: Any,
+) -> AttendeeNextActionEscalateAlternativesProposed:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionEscalateAlternativesProposed``."""
+    _rt.check(_v._n217, data)
+    return _rt.build(AttendeeNextActionEscalateAlternativesProposed, data)
+
+
+def validate_attendee_next_action_escalate_unusual(data: Any) -> list[Violation]:
+    """Every violation of the ``AttendeeNextActionEscalateUnusual`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n218(data, "", out)
+    return out
+
+
+def parse_attendee_next_action_escalate_unusual(
+    data: Any,
+) -> AttendeeNextActionEscalateUnusual:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionEscalateUnusual``."""
+    _rt.check(_v._n218, data)
+    return _rt.build(AttendeeNextActionEscalateUnusual, data)
+
+
+def validate_attendee_next_action_escalate_internal(data: Any) -> list[Violation]:
+    """Every violation of the ``AttendeeNextActionEscalateInternal`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n219(data, "", out)
+    return out
+
+
+def parse_attendee_next_action_escalate_internal(
+    data: Any,
+) -> AttendeeNextActionEscalateInternal:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionEscalateInternal``."""
+    _rt.check(_v._n219, data)
+    return _rt.build(AttendeeNextActionEscalateInternal, data)
+
+
+def validate_attendee_next_action_close(data: Any) -> list[Violation]:
+    """Every violation of the ``AttendeeNextActionClose`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n221(data, "", out)
+    return out
+
+
+def parse_attendee_next_action_close(data: Any) -> AttendeeNextActionClose:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionClose``."""
+    _rt.check(_v._n221, data)
+    return _rt.build(AttendeeNextActionClose, data)
 
 
 def validate_event_action_type(data: Any) -> list[Violation]:
@@ -876,7 +1464,135 @@ def validate_event_next_action(data: Any) -> list[Violation]:
 def parse_event_next_action(data: Any) -> EventNextAction:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextAction``."""
     _rt.check(_v._n130, data)
-    return _rt.build(EventNextAction, data)
+    return _rt.adapt(_A67, data)
+
+
+def validate_event_next_action_coordination_in_progress(data: Any) -> list[Violation]:
+    """Every violation of the ``EventNextActionCoordinationInProgress`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n222(data, "", out)
+    return out
+
+
+def parse_event_next_action_coordination_in_progress(
+    data: Any,
+) -> EventNextActionCoordinationInProgress:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionCoordinationInProgress``."""
+    _rt.check(_v._n222, data)
+    return _rt.build(EventNextActionCoordinationInProgress, data)
+
+
+def validate_event_next_action_waiting_for_decision(data: Any) -> list[Violation]:
+    """Every violation of the ``EventNextActionWaitingForDecision`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n230(data, "", out)
+    return out
+
+
+def parse_event_next_action_waiting_for_decision(
+    data: Any,
+) -> EventNextActionWaitingForDecision:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecision``."""
+    _rt.check(_v._n230, data)
+    return _rt.adapt(_A107, data)
+
+
+def validate_event_next_action_waiting_for_decision_get_alternatives(
+    data: Any,
+) -> list[Violation]:
+    """Every violation of the ``EventNextActionWaitingForDecisionGetAlternatives`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n223(data, "", out)
+    return out
+
+
+def parse_event_next_action_waiting_for_decision_get_alternatives(
+    data: Any,
+) -> EventNextActionWaitingForDecisionGetAlternatives:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionGetAlternatives``."""
+    _rt.check(_v._n223, data)
+    return _rt.build(EventNextActionWaitingForDecisionGetAlternatives, data)
+
+
+def validate_event_next_action_waiting_for_decision_reschedule(
+    data: Any,
+) -> list[Violation]:
+    """Every violation of the ``EventNextActionWaitingForDecisionReschedule`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n225(data, "", out)
+    return out
+
+
+def parse_event_next_action_waiting_for_decision_reschedule(
+    data: Any,
+) -> EventNextActionWaitingForDecisionReschedule:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionReschedule``."""
+    _rt.check(_v._n225, data)
+    return _rt.build(EventNextActionWaitingForDecisionReschedule, data)
+
+
+def validate_event_next_action_waiting_for_decision_resolve_conflict(
+    data: Any,
+) -> list[Violation]:
+    """Every violation of the ``EventNextActionWaitingForDecisionResolveConflict`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n226(data, "", out)
+    return out
+
+
+def parse_event_next_action_waiting_for_decision_resolve_conflict(
+    data: Any,
+) -> EventNextActionWaitingForDecisionResolveConflict:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionResolveConflict``."""
+    _rt.check(_v._n226, data)
+    return _rt.build(EventNextActionWaitingForDecisionResolveConflict, data)
+
+
+def validate_event_next_action_waiting_for_decision_recommend_cancel(
+    data: Any,
+) -> list[Violation]:
+    """Every violation of the ``EventNextActionWaitingForDecisionRecommendCancel`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n227(data, "", out)
+    return out
+
+
+def parse_event_next_action_waiting_for_decision_recommend_cancel(
+    data: Any,
+) -> EventNextActionWaitingForDecisionRecommendCancel:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionRecommendCancel``."""
+    _rt.check(_v._n227, data)
+    return _rt.build(EventNextActionWaitingForDecisionRecommendCancel, data)
+
+
+def validate_event_next_action_waiting_for_decision_unusual(
+    data: Any,
+) -> list[Violation]:
+    """Every violation of the ``EventNextActionWaitingForDecisionUnusual`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n229(data, "", out)
+    return out
+
+
+def parse_event_next_action_waiting_for_decision_unusual(
+    data: Any,
+) -> EventNextActionWaitingForDecisionUnusual:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionUnusual``."""
+    _rt.check(_v._n229, data)
+    return _rt.build(EventNextActionWaitingForDecisionUnusual, data)
+
+
+def validate_event_next_action_complete(data: Any) -> list[Violation]:
+    """Every violation of the ``EventNextActionComplete`` schema in ``data`` (empty when valid)."""
+    out: list[Violation] = []
+    _v._n231(data, "", out)
+    return out
+
+
+def parse_event_next_action_complete(data: Any) -> EventNextActionComplete:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionComplete``."""
+    _rt.check(_v._n231, data)
+    return _rt.build(EventNextActionComplete, data)
 
 
 def validate_attendee_analysis(data: Any) -> list[Violation]:
