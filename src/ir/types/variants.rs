@@ -28,6 +28,9 @@ use crate::schema::Loc;
 struct Row {
     tests: Vec<(String, Vec<Value>)>,
     then: Loc,
+    /// The tested properties the `if` itself requires; a test of a property the object does not
+    /// require either also holds when the property is absent, so it is no tag.
+    required: Vec<String>,
 }
 
 impl Row {
@@ -73,6 +76,10 @@ impl TypeBuilder<'_, '_> {
             return Ok(None);
         }
         let second = seconds.first().map(|s| s.to_string());
+        // Every tested property is required, by its `if` or by the object.
+        if rows.iter().any(|r| r.tests.iter().any(|(p, _)| !r.required.contains(p) && !required.contains(p))) {
+            return Ok(None);
+        }
         // Only a table whose `then`s give some property another type pairs values with payloads;
         // one that only adds constraints (a pattern per value) stays a struct.
         let mut refines = false;
@@ -145,8 +152,7 @@ impl TypeBuilder<'_, '_> {
     }
 
     /// The table's rows, when every `if` of the object's `allOf` tests only the `const` or
-    /// `enum` of required properties, has a `then` and no `else`; `None` when there are fewer
-    /// than two.
+    /// `enum` of properties, has a `then` and no `else`; `None` when there are fewer than two.
     fn rows(&self, loc: &Loc) -> Option<Vec<Row>> {
         let obj = self.obj(loc)?;
         if obj.contains_key("oneOf") || obj.contains_key("anyOf") || obj.contains_key("if") {
@@ -173,7 +179,7 @@ impl TypeBuilder<'_, '_> {
                     _ => return None,
                 };
                 let plain = s.keys().all(|k| ["const", "enum", "description", "$comment"].contains(&k.as_str()));
-                if !required.contains(&p.as_str()) || !plain || !values.iter().all(|v| v.is_string() || v.is_null()) {
+                if !plain || !values.iter().all(|v| v.is_string() || v.is_null()) {
                     return None;
                 }
                 tests.push((p.clone(), values));
@@ -182,7 +188,8 @@ impl TypeBuilder<'_, '_> {
                 return None;
             }
             let then = TypeBuilder::at(loc, &["allOf", &i.to_string(), "then"]);
-            rows.push(Row { tests, then });
+            let required = tests.iter().map(|(p, _)| p.clone()).filter(|p| required.contains(&p.as_str())).collect();
+            rows.push(Row { tests, then, required });
         }
         // Rows list the tag first; order the tests of two-test rows the same way.
         let tag = rows.iter().find(|r| r.tests.len() == 1).map(|r| r.tests[0].0.clone());
