@@ -76,6 +76,42 @@ fn run(cmd: &mut Command) -> (bool, String) {
     }
 }
 
+/// Runs `once` over the packages `left` until a run passes: each failing run charges the
+/// packages its error lines name; when `again` says the errors may hide others (the checker
+/// stopped early), the charged packages are dropped and the rest checked once more.
+fn until_clean(
+    what: &str,
+    mut left: Vec<usize>,
+    verdicts: &mut Verdicts,
+    is_error: impl Fn(&str) -> bool,
+    again: impl Fn(&str) -> bool,
+    mut once: impl FnMut(&[usize]) -> Result<(bool, String), String>,
+) -> Result<(), String> {
+    while !left.is_empty() {
+        eprintln!("{what}: {} package(s)", left.len());
+        let (ok, out) = once(&left)?;
+        if ok {
+            break;
+        }
+        if !charge(&out, &is_error, &left, verdicts) {
+            return Err(format!("{what} failed without naming a package:\n{out}"));
+        }
+        if !again(&out) {
+            break;
+        }
+        left.retain(|i| !verdicts.contains_key(i));
+    }
+    Ok(())
+}
+
+/// Every package not charged with an error passed.
+fn passed(live: &[usize], mut verdicts: Verdicts) -> Verdicts {
+    for i in live {
+        verdicts.entry(*i).or_insert(Verdict::Pass);
+    }
+    verdicts
+}
+
 /// `cargo check` of every `bindings.rs` as a module of one crate. A module that fails is dropped
 /// and the rest checked again, so an error that stops rustc early hides no other file.
 pub fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
@@ -88,63 +124,40 @@ pub fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
     .map_err(|e| e.to_string())?;
     let mut verdicts = Verdicts::new();
     for chunk in chunks(work, live, "rust", 4_000_000) {
-        let mut left = chunk.clone();
-        while !left.is_empty() {
+        until_clean("cargo check", chunk, &mut verdicts, |l| l.contains(": error"), |_| true, |left| {
             let lib: String = left.iter().map(|i| format!("#[allow(warnings)]\npub mod f{i} {{\n    include!(\"../../f{i}/rust/bindings.rs\");\n}}\n")).collect();
             std::fs::write(krate.join("src/lib.rs"), lib).map_err(|e| e.to_string())?;
-            eprintln!("cargo check: {} file(s)", left.len());
-            let (ok, out) = run(Command::new("cargo")
+            Ok(run(Command::new("cargo")
                 .args(["check", "--quiet", "--message-format", "short"])
                 .current_dir(&krate)
-                .env("CARGO_TARGET_DIR", work.join("rust-target")));
-            if ok {
-                break;
-            }
-            if !charge(&out, |l| l.contains(": error"), &left, &mut verdicts) {
-                return Err(format!("cargo check failed without naming a file:\n{out}"));
-            }
-            left.retain(|i| !verdicts.contains_key(i));
-        }
+                .env("CARGO_TARGET_DIR", work.join("rust-target"))))
+        })?;
     }
-    for i in live {
-        verdicts.entry(*i).or_insert(Verdict::Pass);
-    }
-    Ok(verdicts)
+    Ok(passed(live, verdicts))
 }
 
 /// `tsc --noEmit` with the generated packages' strict flags over chunks of packages. tsc
-/// reports only syntax errors when there are any, so failing packages are dropped and the rest
-/// checked again until a run is clean.
+/// reports only syntax errors when there are any: after those the rest is checked again.
 pub fn typescript(work: &Path, live: &[usize], tsc: &Path) -> Result<Verdicts, String> {
     if !tsc.exists() {
         return Err(format!("{} not found: run `npm ci` in tests/typescript", tsc.display()));
     }
     let mut verdicts = Verdicts::new();
     for (n, chunk) in chunks(work, live, "typescript/src", 25_000_000).into_iter().enumerate() {
-        let mut left = chunk;
-        while !left.is_empty() {
+        let path = work.join(format!("tsconfig.{n}.json"));
+        // Only syntax errors (TS1xxx) stop tsc before the type errors of other packages.
+        let syntax = |out: &str| out.contains("error TS1");
+        until_clean("tsc", chunk, &mut verdicts, |l| l.contains("error TS"), syntax, |left| {
             let include: Vec<String> = left.iter().map(|i| format!("\"f{i}/typescript/src\"")).collect();
             let config = format!(
                 "{{\"compilerOptions\": {{\"target\": \"ES2022\", \"module\": \"NodeNext\", \"moduleResolution\": \"NodeNext\", \"lib\": [\"ES2022\"], \"strict\": true, \"noUncheckedIndexedAccess\": true, \"exactOptionalPropertyTypes\": true, \"noImplicitOverride\": true, \"skipLibCheck\": true, \"noEmit\": true, \"types\": []}}, \"include\": [{}]}}",
                 include.join(", ")
             );
-            let path = work.join(format!("tsconfig.{n}.json"));
             std::fs::write(&path, config).map_err(|e| e.to_string())?;
-            eprintln!("tsc: {} package(s)", left.len());
-            let (ok, out) = run(Command::new(tsc).arg("-p").arg(&path).current_dir(work));
-            if ok {
-                break;
-            }
-            if !charge(&out, |l| l.contains("error TS"), &left, &mut verdicts) {
-                return Err(format!("tsc failed without naming a file:\n{out}"));
-            }
-            left.retain(|i| !verdicts.contains_key(i));
-        }
+            Ok(run(Command::new(tsc).arg("-p").arg(&path).current_dir(work)))
+        })?;
     }
-    for i in live {
-        verdicts.entry(*i).or_insert(Verdict::Pass);
-    }
-    Ok(verdicts)
+    Ok(passed(live, verdicts))
 }
 
 const IMPORT_DRIVER: &str = r#"import importlib, sys, traceback
@@ -208,33 +221,18 @@ pub fn python(work: &Path, live: &[usize], python: &Path) -> Result<(Verdicts, V
     let mut mypy = Verdicts::new();
     let cache = work.join("mypy-cache");
     for chunk in chunks(work, &importable, "python/src", 12_000_000) {
-        // A blocking error (a syntax error, say) stops mypy: drop the package and go again.
-        let mut left = chunk;
-        while !left.is_empty() {
-            eprintln!("mypy --strict: {} package(s)", left.len());
+        // A blocking error (a syntax error, say) stops mypy before the other packages.
+        let blocked = |out: &str| out.lines().any(|l| l.contains("[syntax]") || l.contains("errors prevented further checking"));
+        until_clean("mypy --strict", chunk, &mut mypy, |l| l.contains(": error:"), blocked, |left| {
             let mut cmd = Command::new(python);
             cmd.args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"]).arg(&cache).env("MYPYPATH", &lib).current_dir(work);
-            for i in &left {
+            for i in left {
                 cmd.arg("-p").arg(format!("corpus_f{i}"));
             }
-            let (ok, out) = run(&mut cmd);
-            if ok {
-                break;
-            }
-            if !charge(&out, |l| l.contains(": error:"), &left, &mut mypy) {
-                return Err(format!("mypy failed without naming a file:\n{out}"));
-            }
-            let blocked = out.lines().any(|l| l.contains("[syntax]") || l.contains("errors prevented further checking"));
-            if !blocked {
-                break;
-            }
-            left.retain(|i| !mypy.contains_key(i));
-        }
+            Ok(run(&mut cmd))
+        })?;
     }
-    for i in &importable {
-        mypy.entry(*i).or_insert(Verdict::Pass);
-    }
-    Ok((imports, mypy))
+    Ok((imports, passed(&importable, mypy)))
 }
 
 #[cfg(unix)]
