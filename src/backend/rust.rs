@@ -521,10 +521,13 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             Body::Enum(_) => false,
         });
         let mut doc = doc_lines(&m.doc);
-        let doc_title = m.title.clone().unwrap_or_else(|| format!("Types of `{}`.", m.rel));
         if !doc.is_empty() {
             doc.insert(0, String::new());
         }
+        // A title of several lines: the first is the heading, the rest open the text.
+        let title = doc_lines(&Some(m.title.clone().unwrap_or_else(|| format!("Types of `{}`.", m.rel))));
+        let doc_title = title.first().cloned().unwrap_or_default();
+        doc.splice(0..0, title.into_iter().skip(1));
         let uses_serde = types.iter().any(|t| !t.is_alias);
         let t = ModuleTemplate { header: GENERATED, doc_title, doc_lines: doc, uses_map, uses_serde, types };
         files.insert(format!("src/{name}.rs"), run("rust/module.rs.j2", &t)?);
