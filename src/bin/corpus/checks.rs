@@ -112,10 +112,30 @@ fn passed(live: &[usize], mut verdicts: Verdicts) -> Verdicts {
     verdicts
 }
 
-/// `cargo check` of every `bindings.rs` as a module of one crate. A module that fails is dropped
-/// and the rest checked again, so an error that stops rustc early hides no other file.
+/// `cargo check` of every `bindings.rs` as a module of one crate per chunk, the chunks shared
+/// among one worker per core (each with its own crate and target directory). A module that fails
+/// is dropped and the rest checked again, so an error that stops rustc early hides no other file.
 pub fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
-    let krate = work.join("rust-check");
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(4);
+    let all = chunks(work, live, "rust", 4_000_000);
+    let results: Vec<Result<Verdicts, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let mine: Vec<Vec<usize>> = all.iter().skip(w).step_by(workers).cloned().collect();
+                s.spawn(move || rust_worker(work, w, mine))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a cargo check worker panicked".into()))).collect()
+    });
+    let mut verdicts = Verdicts::new();
+    for r in results {
+        verdicts.extend(r?);
+    }
+    Ok(passed(live, verdicts))
+}
+
+fn rust_worker(work: &Path, w: usize, chunks: Vec<Vec<usize>>) -> Result<Verdicts, String> {
+    let krate = work.join(format!("rust-check-{w}"));
     std::fs::create_dir_all(krate.join("src")).map_err(|e| e.to_string())?;
     std::fs::write(
         krate.join("Cargo.toml"),
@@ -123,17 +143,17 @@ pub fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
     )
     .map_err(|e| e.to_string())?;
     let mut verdicts = Verdicts::new();
-    for chunk in chunks(work, live, "rust", 4_000_000) {
+    for chunk in chunks {
         until_clean("cargo check", chunk, &mut verdicts, |l| l.contains(": error"), |_| true, |left| {
             let lib: String = left.iter().map(|i| format!("#[allow(warnings)]\npub mod f{i} {{\n    include!(\"../../f{i}/rust/bindings.rs\");\n}}\n")).collect();
             std::fs::write(krate.join("src/lib.rs"), lib).map_err(|e| e.to_string())?;
             Ok(run(Command::new("cargo")
                 .args(["check", "--quiet", "--message-format", "short"])
                 .current_dir(&krate)
-                .env("CARGO_TARGET_DIR", work.join("rust-target"))))
+                .env("CARGO_TARGET_DIR", work.join(format!("rust-target-{w}")))))
         })?;
     }
-    Ok(passed(live, verdicts))
+    Ok(verdicts)
 }
 
 /// `tsc --noEmit` with the generated packages' strict flags over chunks of packages. tsc
