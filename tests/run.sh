@@ -35,3 +35,9 @@ if ! diff -q target/conformance.md docs/conformance.md >/dev/null; then
   diff target/conformance.md docs/conformance.md | head -20 >&2
   exit 1
 fi
+
+echo "== SchemaStore subset (tests/corpus-subset.txt): generate, cargo check, tsc, import, mypy"
+corpus="${CTXGEN_CORPUS:-../shared/corpus/schemastore}"
+[ -d "$corpus" ] || { echo "error: the SchemaStore corpus is not at $corpus (set CTXGEN_CORPUS)" >&2; exit 1; }
+CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release --bin ctxgen-corpus -- "$corpus" \
+  --list tests/corpus-subset.txt --require-all --work target/corpus-subset --report target/corpus-subset.md

@@ -4,12 +4,13 @@
 //! mypy --strict. Writes a Markdown report.
 //!
 //! ```text
-//! ctxgen-corpus <schema dir> [--every N] [--largest K] [--files A.json,B.json] [--report FILE]
-//!     [--no-compile] [--require-all] [--work DIR]
+//! ctxgen-corpus <schema dir> [--every N] [--largest K] [--files A.json,B.json] [--list FILE]
+//!     [--report FILE] [--no-compile] [--require-all] [--work DIR] [--keep]
 //! ```
 //!
-//! `--require-all` exits 1 unless every selected file generates and passes every check (the CI
-//! subset). Tools: `tests/typescript/node_modules/.bin/tsc` (or `CTXGEN_TSC`) and
+//! `--list` reads file names, one a line (`#` starts a comment). `--require-all` exits 1 unless
+//! every selected file generates, declares every definition and passes every check (the CI
+//! subset, `tests/corpus-subset.txt`). `--keep` leaves the work folder for a look. Tools: `tests/typescript/node_modules/.bin/tsc` (or `CTXGEN_TSC`) and
 //! `tests/python/.venv/bin/python` (or `CTXGEN_PYTHON`) with pydantic and mypy.
 
 mod corpus;
@@ -23,13 +24,17 @@ use corpus::{checks, report, Row, Verdict};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(dir) = args.first().filter(|a| !a.starts_with("--")).map(PathBuf::from) else {
-        eprintln!("usage: ctxgen-corpus <schema dir> [--every N] [--largest K] [--files A,B] [--report FILE] [--no-compile] [--require-all]");
+        eprintln!("usage: ctxgen-corpus <schema dir> [--every N] [--largest K] [--files A,B] [--list FILE] [--report FILE] [--no-compile] [--require-all] [--work DIR] [--keep]");
         std::process::exit(2);
     };
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let every: Option<usize> = flag("--every").and_then(|v| v.parse().ok());
     let largest: usize = flag("--largest").and_then(|v| v.parse().ok()).unwrap_or(0);
-    let only: Vec<String> = flag("--files").map(|f| f.split(',').map(String::from).collect()).unwrap_or_default();
+    let mut only: Vec<String> = flag("--files").map(|f| f.split(',').map(String::from).collect()).unwrap_or_default();
+    if let Some(list) = flag("--list") {
+        let text = std::fs::read_to_string(&list).unwrap_or_else(|e| fail(&format!("{list}: {e}")));
+        only.extend(text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from));
+    }
     let compile = !args.iter().any(|a| a == "--no-compile");
     let files = corpus::select(&dir, every, largest, &only).unwrap_or_else(|e| fail(&format!("{}: {e}", dir.display())));
     let exe = std::env::current_exe().expect("exe").with_file_name(format!("ctxgen{}", std::env::consts::EXE_SUFFIX));

@@ -142,6 +142,10 @@ fn rust_worker(work: &Path, w: usize, chunks: Vec<Vec<usize>>) -> Result<Verdict
         "[package]\nname = \"corpus-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nregress = \"0.12\"\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\n\n[workspace]\n",
     )
     .map_err(|e| e.to_string())?;
+    // The versions ctxgen's own lock file pins, when run from its repository.
+    if Path::new("Cargo.lock").is_file() && !krate.join("Cargo.lock").exists() {
+        std::fs::copy("Cargo.lock", krate.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    }
     let mut verdicts = Verdicts::new();
     for chunk in chunks {
         until_clean("cargo check", chunk, &mut verdicts, |l| l.contains(": error"), |_| true, |left| {
