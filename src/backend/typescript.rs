@@ -513,9 +513,20 @@ pub(crate) fn ts_literal(v: &Value) -> String {
     }
 }
 
-/// Doc text safe inside a `/** … */` comment, one entry per line.
+/// Doc text safe inside a `/** … */` or `//` comment, one entry per line. Every ECMAScript line
+/// terminator ends a line (a bare CR or U+2028 inside a `//` comment would end the comment).
 pub(crate) fn doc_text(s: &str) -> Vec<String> {
-    s.replace("*/", "*\\/").lines().map(|l| l.trim_end().to_string()).collect()
+    if s.is_empty() {
+        return Vec::new();
+    }
+    let s = s.replace("*/", "*\\/").replace("\r\n", "\n");
+    let mut lines: Vec<String> =
+        s.split(['\n', '\r', '\u{2028}', '\u{2029}']).map(|l| l.trim_end().to_string()).collect();
+    // Like `str::lines`, a final terminator does not start another line.
+    if lines.len() > 1 && s.ends_with(['\n', '\r', '\u{2028}', '\u{2029}']) {
+        lines.pop();
+    }
+    lines
 }
 
 /// An `import` statement, on one line when it fits.
