@@ -99,6 +99,18 @@ struct Builder<'c> {
     /// Locals declared so far in the current node.
     locals: usize,
     keys: Vec<KeyConst>,
+    /// The bodies of the functions the object checks of the current node are split into.
+    parts: Vec<Vec<Line>>,
+}
+
+/// Most object checks one function holds. With many more, the nesting of the control flow of
+/// the function body exceeds what TypeScript analyses (TS2563, as for the hundreds of
+/// properties of Cargo's lint tables); the checks then go to several functions, in order.
+const MAX_OBJECT_CHECKS: usize = 200;
+
+/// The name of the `j`th function holding part of node `i`'s object checks.
+fn part_name(i: usize, j: usize) -> String {
+    format!("n{i}_{}", j + 1)
 }
 
 /// Longest property-name literal written inline; longer ones become constants.
@@ -112,15 +124,17 @@ pub(crate) struct KeyConst {
 }
 
 pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
-    let mut b = Builder { ctx, consts: Vec::new(), runtime: Default::default(), locals: 0, keys: Vec::new() };
+    let mut b =
+        Builder { ctx, consts: Vec::new(), runtime: Default::default(), locals: 0, keys: Vec::new(), parts: Vec::new() };
     b.runtime.insert("report");
     let mut nodes = Vec::new();
     for (i, node) in ctx.ir.program.nodes.iter().enumerate() {
-        nodes.push(NodeView {
-            name: format!("n{i}"),
-            origin: node.origin.to_string().replace("*/", "*\\/"),
-            lines: b.node(node),
-        });
+        let origin = node.origin.to_string().replace("*/", "*\\/");
+        let lines = b.node(i, node);
+        nodes.push(NodeView { name: format!("n{i}"), origin: origin.clone(), lines });
+        for (j, lines) in b.parts.drain(..).enumerate() {
+            nodes.push(NodeView { name: part_name(i, j), origin: format!("{origin} (part {})", j + 1), lines });
+        }
     }
     let patterns = ctx
         .ir
@@ -231,7 +245,44 @@ impl Builder<'_> {
         format!("sub(r, at, {key})")
     }
 
-    fn node(&mut self, node: &Node) -> Vec<Line> {
+    /// The statements of an object check, one per property or name.
+    fn object_check_count(&self, c: &Check) -> usize {
+        match c {
+            Check::Properties(ps) => {
+                ps.iter().filter(|(_, n)| !self.ctx.ir.program.nodes[*n].is_trivial()).count()
+            }
+            Check::Required(names) => names.len(),
+            Check::DependentRequired(deps) => deps.iter().map(|(_, r)| r.len()).sum(),
+            Check::DependentSchemas(deps) => deps.len(),
+            _ => 1,
+        }
+    }
+
+    /// The object checks in parts of at most [`MAX_OBJECT_CHECKS`] statements, in order.
+    fn object_parts(&self, checks: &[&Check]) -> Vec<Vec<Check>> {
+        let mut units: Vec<Check> = Vec::new();
+        for c in checks {
+            match c {
+                Check::Properties(ps) => units.extend(ps.iter().map(|p| Check::Properties(vec![p.clone()]))),
+                Check::Required(names) => units.extend(names.iter().map(|n| Check::Required(vec![n.clone()]))),
+                c => units.push((*c).clone()),
+            }
+        }
+        let mut parts: Vec<Vec<Check>> = vec![Vec::new()];
+        let mut count = 0;
+        for u in units {
+            let n = self.object_check_count(&u);
+            if count + n > MAX_OBJECT_CHECKS && count > 0 {
+                parts.push(Vec::new());
+                count = 0;
+            }
+            count += n;
+            parts.last_mut().expect("a part").push(u);
+        }
+        parts
+    }
+
+    fn node(&mut self, index: usize, node: &Node) -> Vec<Line> {
         self.locals = 0;
         let mut lines = Vec::new();
         let mut strings = Vec::new();
@@ -276,6 +327,23 @@ impl Builder<'_> {
         ];
         for (test, checks) in groups {
             if checks.is_empty() {
+                continue;
+            }
+            let count: usize = checks.iter().map(|c| self.object_check_count(c)).sum();
+            if test.starts_with("isObject") && count > MAX_OBJECT_CHECKS {
+                for part in self.object_parts(&checks) {
+                    self.locals = 0;
+                    let mut body = Vec::new();
+                    self.use_rt("isObject");
+                    body.push(Line { indent: indent(1), kind: LineKind::Block { test: test.to_string() } });
+                    for c in &part {
+                        self.typed_check(&mut body, c);
+                    }
+                    body.push(Line { indent: indent(1), kind: LineKind::Close });
+                    let name = part_name(index, self.parts.len());
+                    self.parts.push(body);
+                    self.check(&mut lines, 1, vec![format!("!{name}(v, at, r)")], None);
+                }
                 continue;
             }
             if test.starts_with("isArray") {
