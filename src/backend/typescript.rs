@@ -222,18 +222,13 @@ impl<'a> Ctx<'a> {
                     Kind::Interface { fields, index }
                 }
                 TypeKind::Enum(values) => {
-                    let lits: Vec<String> = values.iter().map(|v| str_lit(v)).collect();
-                    let head = format!("export type {name} = ");
-                    let inline = fits(0, &format!("{head}{};", lits.join(" | ")));
+                    let ty = TExpr::union(values.iter().map(|v| TExpr::atom(str_lit(v))));
+                    let lines = lay(&ty, Slot::Alias, &format!("export type {name} = "), 0, ";");
                     let values_name = format!("{name}Values");
-                    let vhead = format!("export const {values_name}: readonly {name}[] = [");
-                    let values_head_fits = fits(0, &vhead);
-                    let values_inline = if values_head_fits {
-                        fits(0, &format!("{vhead}{}];", lits.join(", ")))
-                    } else {
-                        fits(2, &format!("[{}];", lits.join(", ")))
-                    };
-                    Kind::Enum { lits, inline, values_name, values_inline, values_head_fits }
+                    let list = Lit::Array(values.iter().map(|v| Lit::Str(str_lit(v))).collect());
+                    let head = format!("export const {values_name}: readonly {name}[] = ");
+                    let values = lay_lit(&list, Before::Operator, &head, 0, ";");
+                    Kind::Enum { lines, values_name, values }
                 }
                 TypeKind::Union(u) => {
                     let mut members = Vec::new();
@@ -396,14 +391,18 @@ impl<'a> Ctx<'a> {
                 FillShape::Array => "fillArray",
                 FillShape::Map => "fillMap",
             };
-            let default = default.map(|d| lay_lit(&d, Before::Operator, &format!("    out[{key}] = "), 4, ";"));
+            let default = default.map(|d| {
+                let (mut lines, head) = assign_head(&key);
+                lines.extend(lay_lit(&d, Before::Operator, &head, 4, ";"));
+                lines
+            });
             let call_inline = callee_type.is_none_or(|n| {
                 fits(4, &format!("out[{key}] = {fill_fn}(out[{key}], {});", fill_name(&self.names[n])))
             });
             fields.push(FillField {
                 fill_fn,
-                if_absent: if_head(&format!("out[{key}] ==="), "undefined"),
-                if_present: if_head(&format!("out[{key}] !=="), "undefined"),
+                if_absent: if_head(&key, "=== undefined"),
+                if_present: if_head(&key, "!== undefined"),
                 call_inline,
                 key,
                 default,
@@ -509,16 +508,30 @@ fn fill_name(type_name: &str) -> String {
     format!("withDefaults{type_name}")
 }
 
-/// `if (left right) {` at indent 2, broken as prettier breaks it: the condition on its own
-/// line, then after the operator.
-fn if_head(left: &str, right: &str) -> Vec<String> {
-    let cond = format!("{left} {right}");
+/// `if (out[key] op undefined) {` at indent 2, broken as prettier breaks it: the condition on
+/// its own line, then after the operator, then inside the brackets.
+fn if_head(key: &str, test: &str) -> Vec<String> {
+    let cond = format!("out[{key}] {test}");
+    let (op, right) = test.split_once(' ').expect("operator and operand");
     if fits(2, &format!("if ({cond}) {{")) {
         vec![format!("  if ({cond}) {{")]
     } else if fits(4, &cond) {
         vec!["  if (".into(), format!("    {cond}"), "  ) {".into()]
+    } else if fits(4, &format!("out[{key}] {op}")) {
+        vec!["  if (".into(), format!("    out[{key}] {op}"), format!("    {right}"), "  ) {".into()]
     } else {
-        vec!["  if (".into(), format!("    {left}"), format!("    {right}"), "  ) {".into()]
+        vec!["  if (".into(), "    out[".into(), format!("      {key}"), format!("    ] {test}"), "  ) {".into()]
+    }
+}
+
+/// The text before an assignment's value, `    out[key] = ` on one line when the assignment
+/// operator fits there, otherwise with the key on a line of its own as prettier breaks a
+/// member access: the lines before, and the head of the line the value starts on.
+fn assign_head(key: &str) -> (Vec<String>, String) {
+    if fits(4, &format!("out[{key}] =")) {
+        (Vec::new(), format!("    out[{key}] = "))
+    } else {
+        (vec!["    out[".into(), format!("      {key}")], "    ] = ".into())
     }
 }
 
@@ -557,10 +570,13 @@ pub(crate) fn str_lit(s: &str) -> String {
     out
 }
 
-/// A number literal as prettier prints it.
+/// A number literal as prettier prints it: in exponent notation where JavaScript writes one
+/// (from 1e21 up, below 1e-6), shortest digits that read back the same.
 pub(crate) fn num_lit(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{}", x as i64)
+    } else if x != 0.0 && (x.abs() >= 1e21 || x.abs() < 1e-6) {
+        format!("{x:e}")
     } else {
         format!("{x}")
     }
@@ -702,7 +718,8 @@ struct TypeView {
 enum Kind {
     /// An interface: its properties and the lines of its index signature.
     Interface { fields: Vec<FieldView>, index: Option<Vec<String>> },
-    Enum { lits: Vec<String>, inline: bool, values_name: String, values_inline: bool, values_head_fits: bool },
+    /// A string enumeration: its type alias and its list of values, laid out.
+    Enum { lines: Vec<String>, values_name: String, values: Vec<String> },
     /// A type alias (also of a union), laid out.
     Alias { lines: Vec<String> },
 }

@@ -186,6 +186,39 @@ const cases = {
       ],
     ],
   ],
+  wide: [
+    [
+      "wide.json",
+      "",
+      "Wide",
+      [
+        {},
+        { scalar: 1 },
+        { scalar: [] },
+        { scalar: {} },
+        { scalar: null },
+        {
+          kind: "microsoft.intune.accountprotectionlocaladministratorpasswordsolutionpolicy",
+        },
+        { kind: "microsoft" },
+        { code: 226 },
+        { code: 227 },
+        { code: "200" },
+        { bounded: 1e308 },
+        { bounded: -1e308 },
+        { pairs: { b: 2, a: 1 } },
+        { pairs: { a: 1 } },
+        { status: "Startup" },
+        { status: "startup" },
+        { identity: null },
+        { identity: { file: 1 } },
+        {
+          disable_test_id_escaping_and_forfeit_all_rights_to_community_support:
+            "no",
+        },
+      ],
+    ],
+  ],
   defaults: [
     [
       "defaults.json",

@@ -72,15 +72,19 @@ impl TExpr {
         }
     }
 
-    /// `X | null` with `X` a name or an object type: prettier keeps `| null` on `X`'s line
-    /// and breaks `X` instead of the union.
-    fn hugged(&self) -> Option<&TExpr> {
-        match self {
-            TExpr::Union(ms) if ms.len() == 2 && ms[1] == TExpr::atom("null") => match &ms[0] {
-                m @ TExpr::Map(_) => Some(m),
-                m @ TExpr::Atom(s) if is_ident(s) => Some(m),
-                _ => None,
-            },
+    /// `X | null` (or `null | X`) with `X` a name or an object type: prettier keeps the union
+    /// on `X`'s line and breaks `X` instead. The member, and whether `null` comes first.
+    fn hugged(&self) -> Option<(&TExpr, bool)> {
+        let TExpr::Union(ms) = self else { return None };
+        let null = TExpr::atom("null");
+        let (m, first) = match ms.as_slice() {
+            [m, n] if *n == null => (m, false),
+            [n, m] if *n == null => (m, true),
+            _ => return None,
+        };
+        match m {
+            TExpr::Map(_) => Some((m, first)),
+            TExpr::Atom(s) if is_ident(s) => Some((m, first)),
             _ => None,
         }
     }
@@ -88,8 +92,11 @@ impl TExpr {
     /// The text of a breakable expression up to its first break.
     fn opening(&self) -> &'static str {
         match self {
-            TExpr::Union(_) if self.hugged().is_none() => "",
-            TExpr::Union(ms) => ms[0].opening(),
+            TExpr::Union(_) => match self.hugged() {
+                Some((_, true)) => "null | {",
+                Some((m, false)) => m.opening(),
+                None => "",
+            },
             TExpr::Map(_) => "{",
             TExpr::Array(t) if matches!(**t, TExpr::Union(_)) => "(",
             TExpr::Array(t) => t.opening(),
@@ -103,7 +110,7 @@ impl TExpr {
             TExpr::Atom(_) => false,
             TExpr::Map(_) => true,
             TExpr::Array(t) => matches!(**t, TExpr::Union(_)) || t.breakable(),
-            TExpr::Union(_) => self.hugged().is_none_or(TExpr::breakable),
+            TExpr::Union(_) => self.hugged().is_none_or(|(m, _)| m.breakable()),
         }
     }
 }
@@ -154,7 +161,8 @@ fn lay_into(e: &TExpr, slot: Slot, head: &str, indent: usize, tail: &str, out: &
     }
     match e {
         TExpr::Union(ms) => match e.hugged() {
-            Some(h) => lay_into(h, slot, head, indent, &format!(" | null{tail}"), out),
+            Some((h, false)) => lay_into(h, slot, head, indent, &format!(" | null{tail}"), out),
+            Some((h, true)) => lay_into(h, slot, &format!("{head}null | "), indent, tail, out),
             None => {
                 out.push(head.trim_end().to_string());
                 members(ms, indent + 2, tail, out);

@@ -6,7 +6,8 @@
 use askama::Template;
 use serde_json::Value;
 
-use super::{fits, num_lit, str_lit, ts_literal, Ctx, Import, GENERATED};
+use super::layout::{lay_lit, Before, Lit};
+use super::{fits, json_lit, num_lit, str_lit, ts_literal, Ctx, Import, GENERATED};
 use crate::ir::{Check, Format, JsonType, Node};
 
 /// Names on `Object.prototype`: reading them needs an own-property test.
@@ -42,14 +43,9 @@ pub(crate) struct PatternConst {
     inline: bool,
 }
 
-/// A module-level constant holding a list (`new Set([...])` or an array).
+/// A module-level constant holding a list (`new Set([...])` or an array), laid out.
 pub(crate) struct ListConst {
-    name: String,
-    /// The text before the items (`new Set<unknown>(`), without the bracket.
-    open: String,
-    close: &'static str,
-    items: Vec<String>,
-    inline: bool,
+    lines: Vec<String>,
 }
 
 pub(crate) struct NodeView {
@@ -83,6 +79,8 @@ pub(crate) struct Cond {
     pub parts: Vec<String>,
     /// On one line; otherwise one part per line, as prettier breaks `&&` chains.
     pub inline: bool,
+    /// When not inline: the lines between `if (` and `) {`, indented.
+    pub lines: Vec<String>,
 }
 
 pub(crate) struct Report {
@@ -161,10 +159,16 @@ fn indent(depth: usize) -> String {
 }
 
 impl Builder<'_> {
-    fn list_const(&mut self, prefix: &str, open: &str, close: &'static str, items: Vec<String>) -> String {
+    /// A module-level constant `const X = open[items]close;`, laid out.
+    fn list_const(&mut self, prefix: &str, open: &str, close: &'static str, items: Vec<Lit>) -> String {
         let name = format!("{prefix}{}", self.consts.len());
-        let inline = fits(0, &format!("const {name} = {open}[{}]{close};", items.join(", ")));
-        self.consts.push(ListConst { name: name.clone(), open: open.to_string(), close, items, inline });
+        let (before, head) = if open.is_empty() {
+            (Before::Operator, format!("const {name} = "))
+        } else {
+            (Before::Nothing, format!("const {name} = {open}"))
+        };
+        let lines = lay_lit(&Lit::Array(items), before, &head, 0, &format!("{close};"));
+        self.consts.push(ListConst { lines });
         name
     }
 
@@ -175,7 +179,14 @@ impl Builder<'_> {
 
     fn cond(depth: usize, parts: Vec<String>) -> Cond {
         let inline = fits(depth * 2, &format!("if ({}) {{", parts.join(" && ")));
-        Cond { parts, inline }
+        let mut lines = Vec::new();
+        if !inline {
+            for (i, p) in parts.iter().enumerate() {
+                let tail = if i + 1 < parts.len() { " &&" } else { "" };
+                part_lines(p, depth * 2 + 2, tail, parts.len() == 1, &mut lines);
+            }
+        }
+        Cond { parts, inline, lines }
     }
 
     fn check(&mut self, lines: &mut Vec<Line>, depth: usize, parts: Vec<String>, report: Option<(&str, &str, Option<String>)>) {
@@ -378,7 +389,7 @@ impl Builder<'_> {
                     Value::Number(_) => format!("v !== {}", ts_literal(v)),
                     _ => {
                         self.use_rt("includes");
-                        let name = self.list_const("C", "", "", vec![ts_literal(v)]);
+                        let name = self.list_const("C", "", "", vec![json_lit(v)]);
                         format!("!includes({name}, v)")
                     }
                 };
@@ -386,7 +397,7 @@ impl Builder<'_> {
             }
             Check::Enum(vs) => {
                 let scalar = vs.iter().all(|v| !v.is_object() && !v.is_array());
-                let items: Vec<String> = vs.iter().map(ts_literal).collect();
+                let items: Vec<Lit> = vs.iter().map(json_lit).collect();
                 let cond = if scalar {
                     let name = self.list_const("E", "new Set<unknown>(", ")", items);
                     format!("!{name}.has(v)")
@@ -403,7 +414,7 @@ impl Builder<'_> {
                 self.check(lines, d, parts, Some(("at", "anyOf", None)));
             }
             Check::OneOf(ns) => {
-                let items: Vec<String> = ns.iter().map(|n| format!("n{}", self.target(*n))).collect();
+                let items: Vec<Lit> = ns.iter().map(|n| Lit::Word(format!("n{}", self.target(*n)))).collect();
                 let name = self.list_const("B", "", "", items);
                 self.use_rt("countMatches");
                 self.check(lines, d, vec![format!("countMatches(v, {name}) !== 1")], Some(("at", "oneOf", None)));
@@ -662,14 +673,80 @@ impl Builder<'_> {
 
     /// The constants naming the listed properties and patterns of an object schema.
     fn known(&mut self, known: &[String], patterns: &[usize]) -> (String, String) {
-        let k = self.list_const("K", "new Set<string>(", ")", known.iter().map(|s| str_lit(s)).collect());
+        let k = self.list_const("K", "new Set<string>(", ")", known.iter().map(|s| Lit::Str(str_lit(s))).collect());
         let ps = if patterns.is_empty() {
             "[]".to_string()
         } else {
-            self.list_const("R", "", "", patterns.iter().map(|p| format!("P{p}")).collect())
+            self.list_const("R", "", "", patterns.iter().map(|p| Lit::Word(format!("P{p}"))).collect())
         };
         (k, ps)
     }
+}
+
+/// One operand of an `&&` chain on lines of its own at `at`, broken as prettier breaks the two
+/// forms that can outgrow a line: `!(a || b || …)` one operand per line, and a comparison with
+/// a long literal after its operator (indented when the chain has other operands).
+fn part_lines(part: &str, at: usize, tail: &str, alone: bool, out: &mut Vec<String>) {
+    let pad = " ".repeat(at);
+    if fits(at, &format!("{part}{tail}")) {
+        out.push(format!("{pad}{part}{tail}"));
+        return;
+    }
+    if let Some(inner) = part.strip_prefix("!(").and_then(|p| p.strip_suffix(')')) {
+        let ors = split_top(inner, " || ");
+        if ors.len() > 1 {
+            out.push(format!("{pad}!("));
+            for (i, o) in ors.iter().enumerate() {
+                let sep = if i + 1 < ors.len() { " ||" } else { "" };
+                out.push(format!("{pad}  {o}{sep}"));
+            }
+            out.push(format!("{pad}){tail}"));
+            return;
+        }
+    }
+    for op in [" !== ", " === ", " <= ", " >= ", " < ", " > "] {
+        if let [left, right] = split_top(part, op).as_slice() {
+            let right_pad = if alone { pad.clone() } else { " ".repeat(at + 2) };
+            out.push(format!("{pad}{left}{}", op.trim_end()));
+            out.push(format!("{right_pad}{right}{tail}"));
+            return;
+        }
+    }
+    out.push(format!("{pad}{part}{tail}"));
+}
+
+/// `text` split at `sep` where it stands outside string literals and brackets.
+fn split_top<'t>(text: &'t str, sep: &str) -> Vec<&'t str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut quote, mut escaped, mut start) = (0i32, None, false, 0);
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == b'\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+        } else if c == b'"' || c == b'\'' {
+            quote = Some(c);
+        } else if c == b'(' || c == b'[' || c == b'{' {
+            depth += 1;
+        } else if c == b')' || c == b']' || c == b'}' {
+            depth -= 1;
+        } else if depth == 0 && bytes[i..].starts_with(sep.as_bytes()) {
+            parts.push(&text[start..i]);
+            i += sep.len();
+            start = i;
+            continue;
+        }
+        i += 1;
+    }
+    parts.push(&text[start..]);
+    parts
 }
 
 fn negate(test: &str) -> String {
