@@ -158,7 +158,7 @@ export function n0(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["contextReport"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "contextReport");
     }
@@ -219,27 +219,27 @@ export function n1(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["agentId"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "agentId");
     }
-    if (v["reportTimestamp"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "reportTimestamp");
     }
-    if (v["contextWindow"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "contextWindow");
     }
-    if (v["loadedProjects"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "loadedProjects");
     }
-    if (v["loadedTasks"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "loadedTasks");
     }
-    if (v["capabilities"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "capabilities");
     }
@@ -312,11 +312,11 @@ export function n5(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["totalTokens"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "totalTokens");
     }
-    if (v["availableTokens"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "availableTokens");
     }
@@ -405,15 +405,15 @@ export function n8(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["projectId"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "projectId");
     }
-    if (v["filesLoaded"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "filesLoaded");
     }
-    if (v["sizeInTokens"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "sizeInTokens");
     }
@@ -430,7 +430,7 @@ export function n9(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     for (const k in v) {
-      if (isUnknown(k, K0, []) && !n4(v[k], sub(r, at, k), r)) {
+      if (isUnknown(k, K0) && !n4(v[k], sub(r, at, k), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -504,11 +504,11 @@ export function n12(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["taskId"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "taskId");
     }
-    if (v["relevantFiles"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "relevantFiles");
     }
@@ -572,11 +572,11 @@ export function n15(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["path"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "path");
     }
@@ -607,11 +607,11 @@ export function n16(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["canStartImmediately"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "canStartImmediately");
     }
-    if (v["needsContextLoad"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "needsContextLoad");
     }
@@ -727,23 +727,23 @@ export function n20(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["agentId"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "agentId");
     }
-    if (v["contextWindow"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "contextWindow");
     }
-    if (v["loadedProjects"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "loadedProjects");
     }
-    if (v["loadedTasks"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "loadedTasks");
     }
-    if (v["capabilities"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "capabilities");
     }
@@ -840,11 +840,11 @@ export function n24(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "payload"), "type", "object");
     }
-    if (v["kind"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "kind");
     }
-    if (v["payload"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "payload");
     }
@@ -983,15 +983,15 @@ export function n33(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["methods"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "methods");
     }
-    if (v["results"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "results");
     }
-    if (v["discussion"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "discussion");
     }
@@ -1083,19 +1083,19 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["heading_style"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "heading_style");
     }
-    if (v["figure_prefix"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "figure_prefix");
     }
-    if (v["table_prefix"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "table_prefix");
     }
-    if (v["equation_numbering"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "equation_numbering");
     }
@@ -1136,11 +1136,11 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "evidence_standards"), "type", "object");
     }
-    if (v["citation_style"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "citation_style");
     }
-    if (v["methodology_type"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "methodology_type");
     }
@@ -1176,19 +1176,19 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["citation_style"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "citation_style");
     }
-    if (v["methodology_type"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "methodology_type");
     }
-    if (v["tense_rules"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "tense_rules");
     }
-    if (v["formatting"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "formatting");
     }
@@ -1219,15 +1219,15 @@ export function n41(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["citation_style"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "citation_style");
     }
-    if (v["methodology_type"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "methodology_type");
     }
-    if (v["tense_for_section"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "tense_for_section");
     }
@@ -1263,11 +1263,11 @@ export function n42(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "first_use_chapter"), "type", "string");
     }
-    if (v["term"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "term");
     }
-    if (v["definition"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "definition");
     }
@@ -1308,23 +1308,23 @@ export function n43(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["chapter_id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_id");
     }
-    if (v["chapter_title"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_title");
     }
-    if (v["chapter_type"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_type");
     }
-    if (v["word_budget"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "word_budget");
     }
-    if (v["sections"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "sections");
     }
@@ -1388,27 +1388,27 @@ export function n45(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["chapter_id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_id");
     }
-    if (v["status"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "status");
     }
-    if (v["summary"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "summary");
     }
-    if (v["key_claims"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "key_claims");
     }
-    if (v["defined_terms"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "defined_terms");
     }
-    if (v["cross_references"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "cross_references");
     }
@@ -1450,11 +1450,11 @@ export function n47(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["total"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "total");
     }
-    if (v["per_chapter"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "per_chapter");
     }
@@ -1555,31 +1555,31 @@ export function n48(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["project_id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "project_id");
     }
-    if (v["title"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "title");
     }
-    if (v["research_questions"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "research_questions");
     }
-    if (v["contributions"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "contributions");
     }
-    if (v["terminology_glossary"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "terminology_glossary");
     }
-    if (v["style_guide"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "style_guide");
     }
-    if (v["chapter_structure"] === undefined) {
+    if (p8 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_structure");
     }
@@ -1689,27 +1689,27 @@ export function n53(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["section_id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_id");
     }
-    if (v["section_title"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_title");
     }
-    if (v["word_budget"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "word_budget");
     }
-    if (v["dependencies"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "dependencies");
     }
-    if (v["writer_type"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "writer_type");
     }
-    if (v["status"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "status");
     }
@@ -1826,71 +1826,71 @@ export function n54(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "remaining_budget"), "type", "integer");
     }
-    if (v["parent_summary"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "parent_summary");
     }
-    if (v["project_id"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "project_id");
     }
-    if (v["document_title"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "document_title");
     }
-    if (v["chapter_number"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_number");
     }
-    if (v["chapter_id"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_id");
     }
-    if (v["chapter_title"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_title");
     }
-    if (v["chapter_type"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_type");
     }
-    if (v["chapter_objectives"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_objectives");
     }
-    if (v["research_questions_addressed"] === undefined) {
+    if (p8 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "research_questions_addressed");
     }
-    if (v["contributions_supported"] === undefined) {
+    if (p9 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "contributions_supported");
     }
-    if (v["section_assignments"] === undefined) {
+    if (p10 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_assignments");
     }
-    if (v["terminology_subset"] === undefined) {
+    if (p13 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "terminology_subset");
     }
-    if (v["style_guide"] === undefined) {
+    if (p14 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "style_guide");
     }
-    if (v["chapter_citations"] === undefined) {
+    if (p15 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_citations");
     }
-    if (v["required_citations"] === undefined) {
+    if (p16 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "required_citations");
     }
-    if (v["word_budget"] === undefined) {
+    if (p17 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "word_budget");
     }
-    if (v["remaining_budget"] === undefined) {
+    if (p18 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "remaining_budget");
     }
@@ -2064,71 +2064,71 @@ export function n59(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["chapter_summary"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_summary");
     }
-    if (v["project_id"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "project_id");
     }
-    if (v["chapter_id"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_id");
     }
-    if (v["chapter_title"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_title");
     }
-    if (v["section_id"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_id");
     }
-    if (v["section_title"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_title");
     }
-    if (v["section_number"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_number");
     }
-    if (v["section_objectives"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_objectives");
     }
-    if (v["key_points"] === undefined) {
+    if (p8 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "key_points");
     }
-    if (v["relevant_research_files"] === undefined) {
+    if (p11 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "relevant_research_files");
     }
-    if (v["relevant_notes"] === undefined) {
+    if (p12 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "relevant_notes");
     }
-    if (v["required_citations"] === undefined) {
+    if (p13 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "required_citations");
     }
-    if (v["available_citations"] === undefined) {
+    if (p14 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "available_citations");
     }
-    if (v["terminology_to_use"] === undefined) {
+    if (p15 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "terminology_to_use");
     }
-    if (v["terms_to_define"] === undefined) {
+    if (p16 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "terms_to_define");
     }
-    if (v["style_guide"] === undefined) {
+    if (p17 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "style_guide");
     }
-    if (v["word_budget"] === undefined) {
+    if (p18 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "word_budget");
     }
@@ -2260,31 +2260,31 @@ export function n64(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "auto_fixable"), "type", "boolean");
     }
-    if (v["issue_id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "issue_id");
     }
-    if (v["severity"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "severity");
     }
-    if (v["category"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "category");
     }
-    if (v["location"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "location");
     }
-    if (v["description"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "description");
     }
-    if (v["recommendation"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "recommendation");
     }
-    if (v["auto_fixable"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "auto_fixable");
     }
@@ -2315,15 +2315,15 @@ export function n65(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "section_context"), "type", "boolean");
     }
-    if (v["thesis_context"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "thesis_context");
     }
-    if (v["chapter_context"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_context");
     }
-    if (v["section_context"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_context");
     }
@@ -2419,67 +2419,67 @@ export function n66(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["report_id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "report_id");
     }
-    if (v["agent_id"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "agent_id");
     }
-    if (v["target_file"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "target_file");
     }
-    if (v["target_type"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "target_type");
     }
-    if (v["timestamp"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "timestamp");
     }
-    if (v["duration_ms"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "duration_ms");
     }
-    if (v["passed"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "passed");
     }
-    if (v["score"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "score");
     }
-    if (v["category_scores"] === undefined) {
+    if (p8 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "category_scores");
     }
-    if (v["issues"] === undefined) {
+    if (p9 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "issues");
     }
-    if (v["summary"] === undefined) {
+    if (p10 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "summary");
     }
-    if (v["critical_count"] === undefined) {
+    if (p11 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "critical_count");
     }
-    if (v["major_count"] === undefined) {
+    if (p12 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "major_count");
     }
-    if (v["minor_count"] === undefined) {
+    if (p13 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "minor_count");
     }
-    if (v["suggestion_count"] === undefined) {
+    if (p14 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "suggestion_count");
     }
-    if (v["context_used"] === undefined) {
+    if (p15 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "context_used");
     }
@@ -2557,11 +2557,11 @@ export function n70(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["date"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "date");
     }
-    if (v["time_range"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "time_range");
     }
@@ -2682,7 +2682,7 @@ export function n78(v: unknown, at: Path, r: Reporter): boolean {
     ok = report(r, at, "type", "object");
   }
   if (isObject(v)) {
-    if (hasUnknown(v, K22, [])) {
+    if (hasUnknown(v, K22)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
@@ -2708,15 +2708,15 @@ export function n79(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (hasUnknown(v, K23, [])) {
+    if (hasUnknown(v, K23)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["attendee_message"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_message");
     }
-    if (v["alternatives_proposed"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "alternatives_proposed");
     }
@@ -2742,15 +2742,15 @@ export function n80(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "unusual_reason"), "type", "string");
     }
-    if (hasUnknown(v, K24, [])) {
+    if (hasUnknown(v, K24)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["attendee_message"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_message");
     }
-    if (v["unusual_reason"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "unusual_reason");
     }
@@ -2776,15 +2776,15 @@ export function n81(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "uncertainty_reason"), "type", "string");
     }
-    if (hasUnknown(v, K25, [])) {
+    if (hasUnknown(v, K25)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["attendee_message"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_message");
     }
-    if (v["uncertainty_reason"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "uncertainty_reason");
     }
@@ -2855,19 +2855,19 @@ export function n82(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "metadata"), "type", "object");
     }
-    if (hasUnknown(v, K26, [])) {
+    if (hasUnknown(v, K26)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
-    if (v["metadata"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "metadata");
     }
@@ -2894,7 +2894,7 @@ export function n84(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -2959,7 +2959,7 @@ export function n89(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3014,7 +3014,7 @@ export function n93(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3069,7 +3069,7 @@ export function n97(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3106,7 +3106,7 @@ export function n100(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3161,7 +3161,7 @@ export function n104(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3216,11 +3216,11 @@ export function n108(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3275,11 +3275,11 @@ export function n112(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3334,11 +3334,11 @@ export function n116(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3388,7 +3388,7 @@ export function n120(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3493,11 +3493,11 @@ export function n127(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (hasUnknown(v, K31, [])) {
+    if (hasUnknown(v, K31)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["alternatives"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "alternatives");
     }
@@ -3536,11 +3536,11 @@ export function n129(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "conflict_summary"), "type", "string");
     }
-    if (hasUnknown(v, K32, [])) {
+    if (hasUnknown(v, K32)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["conflict_summary"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "conflict_summary");
     }
@@ -3595,19 +3595,19 @@ export function n130(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "metadata"), "type", "object");
     }
-    if (hasUnknown(v, K33, [])) {
+    if (hasUnknown(v, K33)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
-    if (v["metadata"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "metadata");
     }
@@ -3634,7 +3634,7 @@ export function n132(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3689,7 +3689,7 @@ export function n136(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3744,11 +3744,11 @@ export function n140(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3803,11 +3803,11 @@ export function n144(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3862,11 +3862,11 @@ export function n148(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3916,7 +3916,7 @@ export function n152(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3988,23 +3988,23 @@ export function n155(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["score"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "score");
     }
-    if (v["reason"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "reason");
     }
-    if (v["engagement"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "engagement");
     }
-    if (v["next_action"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "next_action");
     }
-    if (v["suggested_alternative_times"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "suggested_alternative_times");
     }
@@ -4053,15 +4053,15 @@ export function n157(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["score"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "score");
     }
-    if (v["reason"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "reason");
     }
-    if (v["next_action"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "next_action");
     }
@@ -4087,11 +4087,11 @@ export function n158(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["start"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "start");
     }
-    if (v["end"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "end");
     }
@@ -4132,19 +4132,19 @@ export function n159(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["attendee_email"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_email");
     }
-    if (v["attendee_name"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_name");
     }
-    if (v["is_internal"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "is_internal");
     }
-    if (v["attendee_analysis"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_analysis");
     }
@@ -4225,39 +4225,39 @@ export function n162(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["title"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "title");
     }
-    if (v["duration"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "duration");
     }
-    if (v["location"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "location");
     }
-    if (v["timezone"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "timezone");
     }
-    if (v["date"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "date");
     }
-    if (v["private"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "private");
     }
-    if (v["attendees"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendees");
     }
-    if (v["created_at"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "created_at");
     }
-    if (v["event_analysis"] === undefined) {
+    if (p8 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "event_analysis");
     }
@@ -4351,19 +4351,19 @@ export function n167(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["direction"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "direction");
     }
-    if (v["email"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "email");
     }
-    if (v["content"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "content");
     }
-    if (v["timestamp"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "timestamp");
     }
@@ -4414,27 +4414,27 @@ export function n168(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["attendee_email"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_email");
     }
-    if (v["attendee_name"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_name");
     }
-    if (v["is_internal"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "is_internal");
     }
-    if (v["conv_history"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "conv_history");
     }
-    if (v["followup_date"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "followup_date");
     }
-    if (v["attendee_analysis"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_analysis");
     }
@@ -4499,15 +4499,15 @@ export function n171(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["attendee_analysis"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_analysis");
     }
-    if (v["event_analysis"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "event_analysis");
     }
-    if (v["follow_up_date"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "follow_up_date");
     }
@@ -4558,27 +4558,27 @@ export function n172(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["schema_version"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "schema_version");
     }
-    if (v["session_id"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "session_id");
     }
-    if (v["source_agent"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "source_agent");
     }
-    if (v["target_agent"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "target_agent");
     }
-    if (v["timestamp"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "timestamp");
     }
-    if (v["payload"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "payload");
     }
@@ -4647,11 +4647,11 @@ export function n174(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "id");
     }
-    if (v["family"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "family");
     }
@@ -4736,7 +4736,7 @@ export function n180(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["family"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "family");
     }
@@ -4798,7 +4798,7 @@ export function n185(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["family"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "family");
     }
@@ -4860,7 +4860,7 @@ export function n190(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["family"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "family");
     }
@@ -4946,11 +4946,11 @@ export function n194(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["key_findings"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "key_findings");
     }
-    if (v["confidence"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "confidence");
     }
@@ -4994,11 +4994,11 @@ export function n196(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "summary"), "type", "string");
     }
-    if (v["id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "id");
     }
-    if (v["summary"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "summary");
     }
@@ -5058,11 +5058,11 @@ export function n199(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "question"), "type", "string");
     }
-    if (v["id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "id");
     }
-    if (v["question"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "question");
     }
@@ -5122,11 +5122,11 @@ export function n202(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "description"), "type", "string");
     }
-    if (v["id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "id");
     }
-    if (v["description"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "description");
     }
@@ -5173,7 +5173,7 @@ export function n204(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["overall"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "overall");
     }
@@ -5249,11 +5249,11 @@ export function n207(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["path"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "path");
     }
@@ -5304,7 +5304,7 @@ export function n210(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["depth"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "depth");
     }

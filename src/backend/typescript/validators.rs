@@ -96,6 +96,8 @@ struct Builder<'c> {
     runtime: std::collections::BTreeSet<&'static str>,
     /// Locals declared so far in the current node.
     locals: usize,
+    /// Properties read into locals in the current object block: (name, local).
+    read: Vec<(String, String)>,
     keys: Vec<KeyConst>,
     /// The bodies of the functions the object checks of the current node are split into.
     parts: Vec<Vec<Line>>,
@@ -123,7 +125,15 @@ pub(crate) struct KeyConst {
 
 pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
     let mut b =
-        Builder { ctx, consts: Vec::new(), runtime: Default::default(), locals: 0, keys: Vec::new(), parts: Vec::new() };
+        Builder {
+        ctx,
+        consts: Vec::new(),
+        runtime: Default::default(),
+        locals: 0,
+        read: Vec::new(),
+        keys: Vec::new(),
+        parts: Vec::new(),
+    };
     b.runtime.insert("report");
     let mut nodes = Vec::new();
     for (i, node) in ctx.ir.program.nodes.iter().enumerate() {
@@ -295,6 +305,7 @@ impl Builder<'_> {
 
     fn node(&mut self, index: usize, node: &Node) -> Vec<Line> {
         self.locals = 0;
+        self.read.clear();
         let mut lines = Vec::new();
         let mut strings = Vec::new();
         let mut numbers = Vec::new();
@@ -344,6 +355,7 @@ impl Builder<'_> {
             if test.starts_with("isObject") && count > MAX_OBJECT_CHECKS {
                 for part in self.object_parts(&checks) {
                     self.locals = 0;
+                    self.read.clear();
                     let mut body = Vec::new();
                     self.use_rt("isObject");
                     body.push(Line { indent: indent(1), kind: LineKind::Block { test: test.to_string() } });
@@ -581,6 +593,7 @@ impl Builder<'_> {
                     let local = format!("p{}", self.locals);
                     self.locals += 1;
                     lines.push(Line { indent: indent(d), kind: LineKind::Const { name: local.clone(), expr: read } });
+                    self.read.push((name.clone(), local.clone()));
                     let key = self.key(name);
                     let at = self.sub(&key);
                     if let Some(t) = self.leaf_type(*n) {
@@ -604,22 +617,26 @@ impl Builder<'_> {
                 lines.push(Line { indent: indent(d), kind: LineKind::Close });
             }
             Check::AdditionalProperties { known, patterns, node } => {
-                let (k, ps) = self.known(known, patterns);
+                let names = self.known(known, patterns);
                 self.use_rt("isUnknown");
                 lines.push(Line { indent: indent(d), kind: LineKind::Keys });
                 let at = self.sub("k");
                 let call = self.call(*node, "v[k]", &at);
-                self.check(lines, d + 1, vec![format!("isUnknown(k, {k}, {ps})"), format!("!{call}")], None);
+                self.check(lines, d + 1, vec![format!("isUnknown(k, {names})"), format!("!{call}")], None);
                 lines.push(Line { indent: indent(d), kind: LineKind::Close });
             }
             Check::NoAdditionalProperties { known, patterns } => {
-                let (k, ps) = self.known(known, patterns);
+                let names = self.known(known, patterns);
                 self.use_rt("hasUnknown");
-                self.check(lines, d, vec![format!("hasUnknown(v, {k}, {ps})")], Some(("at", "additionalProperties", None)));
+                self.check(lines, d, vec![format!("hasUnknown(v, {names})")], Some(("at", "additionalProperties", None)));
             }
             Check::Required(names) => {
                 for name in names {
-                    let read = self.prop(name);
+                    // The property's value was read for its own check already, where it has one.
+                    let read = match self.read.iter().find(|(n, _)| n == name) {
+                        Some((_, local)) => local.clone(),
+                        None => self.prop(name),
+                    };
                     let key = self.key(name);
                     self.check(
                         lines,
@@ -672,14 +689,15 @@ impl Builder<'_> {
     }
 
     /// The constants naming the listed properties and patterns of an object schema.
-    fn known(&mut self, known: &[String], patterns: &[usize]) -> (String, String) {
+    /// The arguments naming the listed properties and the patterns of an object schema (the
+    /// patterns left out when there are none).
+    fn known(&mut self, known: &[String], patterns: &[usize]) -> String {
         let k = self.list_const("K", "new Set<string>(", ")", known.iter().map(|s| Lit::Str(str_lit(s))).collect());
-        let ps = if patterns.is_empty() {
-            "[]".to_string()
-        } else {
-            self.list_const("R", "", "", patterns.iter().map(|p| Lit::Word(format!("P{p}"))).collect())
-        };
-        (k, ps)
+        if patterns.is_empty() {
+            return k;
+        }
+        let ps = self.list_const("R", "", "", patterns.iter().map(|p| Lit::Word(format!("P{p}"))).collect());
+        format!("{k}, {ps}")
     }
 }
 
