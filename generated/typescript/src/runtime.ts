@@ -190,6 +190,11 @@ function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);
 }
 
+/** At most `n` words: a string of `2n` characters or fewer cannot hold more. */
+export function maxWords(s: string, n: number): boolean {
+  return s.length <= 2 * n || wordCount(s) <= n;
+}
+
 /** Maximal runs of characters other than ASCII whitespace (`x-max-words`). */
 export function wordCount(s: string): number {
   let n = 0;

@@ -10,9 +10,9 @@ import {
   isObject,
   isUnknown,
   maxLength,
+  maxWords,
   report,
   sub,
-  wordCount,
 } from "./runtime.js";
 import type { Path, Reporter } from "./runtime.js";
 
@@ -34,8 +34,8 @@ const P9 = new RegExp(
 );
 const P10 = new RegExp("^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}$", "u");
 
-const K0 = new Set<string>([]);
-const E1 = new Set<unknown>(["HOT", "WARM", "COLD"]);
+const E0 = new Set<unknown>(["HOT", "WARM", "COLD"]);
+const K1 = new Set<string>([]);
 const E2 = new Set<unknown>(["thesis", "paper"]);
 const E3 = new Set<unknown>([
   "introduction",
@@ -401,9 +401,13 @@ export function n8(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p6 = v["freshness"];
-    if (p6 !== undefined && !n10(p6, sub(r, at, "freshness"), r)) {
+    if (p6 !== undefined && typeof p6 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "freshness"), "type", "string");
+    }
+    if (p6 !== undefined && !E0.has(p6)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "freshness"), "enum");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -430,7 +434,7 @@ export function n9(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     for (const k in v) {
-      if (isUnknown(k, K0) && !n4(v[k], sub(r, at, k), r)) {
+      if (isUnknown(k, K1) && !n4(v[k], sub(r, at, k), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -446,7 +450,7 @@ export function n10(v: unknown, at: Path, r: Reporter): boolean {
     if (r === null) return false;
     ok = report(r, at, "type", "string");
   }
-  if (!E1.has(v)) {
+  if (!E0.has(v)) {
     if (r === null) return false;
     ok = report(r, at, "enum");
   }
@@ -969,19 +973,31 @@ export function n33(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["methods"];
-    if (p0 !== undefined && !n32(p0, sub(r, at, "methods"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "methods"), "type", "string");
+    }
+    if (p0 !== undefined && !E8.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "methods"), "enum");
     }
     const p1 = v["results"];
-    if (p1 !== undefined && !n32(p1, sub(r, at, "results"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "results"), "type", "string");
+    }
+    if (p1 !== undefined && !E8.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "results"), "enum");
     }
     const p2 = v["discussion"];
-    if (p2 !== undefined && !n32(p2, sub(r, at, "discussion"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "discussion"), "type", "string");
+    }
+    if (p2 !== undefined && !E8.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "discussion"), "enum");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1064,24 +1080,40 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["heading_style"];
-    if (p0 !== undefined && !n34(p0, sub(r, at, "heading_style"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "heading_style"), "type", "string");
+    }
+    if (p0 !== undefined && !E9.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "heading_style"), "enum");
     }
     const p1 = v["figure_prefix"];
-    if (p1 !== undefined && !n35(p1, sub(r, at, "figure_prefix"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "figure_prefix"), "type", "string");
+    }
+    if (p1 !== undefined && !E10.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "figure_prefix"), "enum");
     }
     const p2 = v["table_prefix"];
-    if (p2 !== undefined && !n36(p2, sub(r, at, "table_prefix"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "table_prefix"), "type", "string");
+    }
+    if (p2 !== undefined && !E11.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "table_prefix"), "enum");
     }
     const p3 = v["equation_numbering"];
-    if (p3 !== undefined && !n37(p3, sub(r, at, "equation_numbering"), r)) {
+    if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "equation_numbering"), "type", "string");
+    }
+    if (p3 !== undefined && !E12.has(p3)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "equation_numbering"), "enum");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1112,14 +1144,22 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n30(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "citation_style"), "type", "string");
+    }
+    if (p0 !== undefined && !E6.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "citation_style"), "enum");
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n31(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "methodology_type"), "type", "string");
+    }
+    if (p1 !== undefined && !E7.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "methodology_type"), "enum");
     }
     const p2 = v["tense_rules"];
     if (p2 !== undefined && !n33(p2, sub(r, at, "tense_rules"), r)) {
@@ -1157,14 +1197,22 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n30(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "citation_style"), "type", "string");
+    }
+    if (p0 !== undefined && !E6.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "citation_style"), "enum");
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n31(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "methodology_type"), "type", "string");
+    }
+    if (p1 !== undefined && !E7.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "methodology_type"), "enum");
     }
     const p2 = v["tense_rules"];
     if (p2 !== undefined && !n33(p2, sub(r, at, "tense_rules"), r)) {
@@ -1205,19 +1253,31 @@ export function n41(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n30(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "citation_style"), "type", "string");
+    }
+    if (p0 !== undefined && !E6.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "citation_style"), "enum");
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n31(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "methodology_type"), "type", "string");
+    }
+    if (p1 !== undefined && !E7.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "methodology_type"), "enum");
     }
     const p2 = v["tense_for_section"];
-    if (p2 !== undefined && !n32(p2, sub(r, at, "tense_for_section"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "tense_for_section"), "type", "string");
+    }
+    if (p2 !== undefined && !E8.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "tense_for_section"), "enum");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1294,9 +1354,13 @@ export function n43(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "chapter_title"), "type", "string");
     }
     const p2 = v["chapter_type"];
-    if (p2 !== undefined && !n27(p2, sub(r, at, "chapter_type"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_type"), "type", "string");
+    }
+    if (p2 !== undefined && !E3.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "chapter_type"), "enum");
     }
     const p3 = v["word_budget"];
     if (p3 !== undefined && !n4(p3, sub(r, at, "word_budget"), r)) {
@@ -1364,9 +1428,13 @@ export function n45(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "chapter_id"), "type", "string");
     }
     const p1 = v["status"];
-    if (p1 !== undefined && !n28(p1, sub(r, at, "status"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "status"), "type", "string");
+    }
+    if (p1 !== undefined && !E4.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "status"), "enum");
     }
     const p2 = v["summary"];
     if (p2 !== undefined && !n46(p2, sub(r, at, "summary"), r)) {
@@ -1424,7 +1492,7 @@ export function n46(v: unknown, at: Path, r: Reporter): boolean {
     ok = report(r, at, "type", "string");
   }
   if (typeof v === "string") {
-    if (wordCount(v) > 200) {
+    if (!maxWords(v, 200)) {
       if (r === null) return false;
       ok = report(r, at, "x-max-words", 200);
     }
@@ -1481,9 +1549,13 @@ export function n48(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "title"), "type", "string");
     }
     const p2 = v["document_type"];
-    if (p2 !== undefined && !n26(p2, sub(r, at, "document_type"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "document_type"), "type", "string");
+    }
+    if (p2 !== undefined && !E2.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "document_type"), "enum");
     }
     const p3 = v["research_questions"];
     if (p3 !== undefined && !n44(p3, sub(r, at, "research_questions"), r)) {
@@ -1536,9 +1608,9 @@ export function n48(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p13 = v["venue"];
-    if (p13 !== undefined && !n52(p13, sub(r, at, "venue"), r)) {
+    if (p13 !== undefined && !(typeof p13 === "string" || p13 === null)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "venue"), "type", "string, null");
     }
     const p14 = v["submission_deadline"];
     if (p14 !== undefined && !n22(p14, sub(r, at, "submission_deadline"), r)) {
@@ -1685,9 +1757,13 @@ export function n53(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "writer_type"), "type", "string");
     }
     const p5 = v["status"];
-    if (p5 !== undefined && !n29(p5, sub(r, at, "status"), r)) {
+    if (p5 !== undefined && typeof p5 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "status"), "type", "string");
+    }
+    if (p5 !== undefined && !E5.has(p5)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "status"), "enum");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1756,9 +1832,13 @@ export function n54(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "chapter_title"), "type", "string");
     }
     const p6 = v["chapter_type"];
-    if (p6 !== undefined && !n27(p6, sub(r, at, "chapter_type"), r)) {
+    if (p6 !== undefined && typeof p6 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_type"), "type", "string");
+    }
+    if (p6 !== undefined && !E3.has(p6)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "chapter_type"), "enum");
     }
     const p7 = v["chapter_objectives"];
     if (p7 !== undefined && !n44(p7, sub(r, at, "chapter_objectives"), r)) {
@@ -1906,7 +1986,7 @@ export function n55(v: unknown, at: Path, r: Reporter): boolean {
     ok = report(r, at, "type", "string");
   }
   if (typeof v === "string") {
-    if (wordCount(v) > 500) {
+    if (!maxWords(v, 500)) {
       if (r === null) return false;
       ok = report(r, at, "x-max-words", 500);
     }
@@ -2144,7 +2224,7 @@ export function n60(v: unknown, at: Path, r: Reporter): boolean {
     ok = report(r, at, "type", "string");
   }
   if (typeof v === "string") {
-    if (wordCount(v) > 300) {
+    if (!maxWords(v, 300)) {
       if (r === null) return false;
       ok = report(r, at, "x-max-words", 300);
     }
@@ -2231,9 +2311,13 @@ export function n64(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "issue_id"), "type", "string");
     }
     const p1 = v["severity"];
-    if (p1 !== undefined && !n62(p1, sub(r, at, "severity"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "severity"), "type", "string");
+    }
+    if (p1 !== undefined && !E14.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "severity"), "enum");
     }
     const p2 = v["category"];
     if (p2 !== undefined && typeof p2 !== "string") {
@@ -2355,9 +2439,13 @@ export function n66(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "target_file"), "type", "string");
     }
     const p3 = v["target_type"];
-    if (p3 !== undefined && !n61(p3, sub(r, at, "target_type"), r)) {
+    if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "target_type"), "type", "string");
+    }
+    if (p3 !== undefined && !E13.has(p3)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "target_type"), "enum");
     }
     const p4 = v["timestamp"];
     if (p4 !== undefined && !n3(p4, sub(r, at, "timestamp"), r)) {
@@ -2841,14 +2929,18 @@ export function n82(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n72(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "type", "string");
+    }
+    if (p0 !== undefined && !E16.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "type"), "enum");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n52(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && !(typeof p1 === "string" || p1 === null)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string, null");
     }
     const p2 = v["metadata"];
     if (p2 !== undefined && !isObject(p2)) {
@@ -2890,9 +2982,9 @@ export function n84(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n85(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Initiate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -2917,9 +3009,9 @@ export function n86(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n87(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && p0 !== null) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -2955,9 +3047,9 @@ export function n89(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n90(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Reply") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -2982,9 +3074,13 @@ export function n91(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n73(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E17.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3010,9 +3106,9 @@ export function n93(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n94(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Wait") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3037,9 +3133,13 @@ export function n95(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n74(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E18.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3065,9 +3165,9 @@ export function n97(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n98(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Follow_up") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3102,9 +3202,9 @@ export function n100(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n101(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Confirm") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3129,9 +3229,13 @@ export function n102(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n75(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E19.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3157,9 +3261,9 @@ export function n104(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3184,9 +3288,13 @@ export function n106(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n76(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E20.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
   }
   return ok;
@@ -3207,14 +3315,14 @@ export function n108(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n109(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "alternatives_proposed") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3266,14 +3374,14 @@ export function n112(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n113(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "unusual") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3325,14 +3433,14 @@ export function n116(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n117(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "internal") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3384,9 +3492,9 @@ export function n120(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n121(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Close") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3411,9 +3519,13 @@ export function n122(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n77(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E21.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3581,9 +3693,13 @@ export function n130(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n123(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "type", "string");
+    }
+    if (p0 !== undefined && !E27.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "type"), "enum");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && typeof p1 !== "string") {
@@ -3630,9 +3746,9 @@ export function n132(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n133(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Coordination in progress") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3657,9 +3773,13 @@ export function n134(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n124(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E28.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3685,9 +3805,9 @@ export function n136(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3712,9 +3832,13 @@ export function n138(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n125(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E29.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
   }
   return ok;
@@ -3735,14 +3859,14 @@ export function n140(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n141(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && !E34.has(p1)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3794,14 +3918,14 @@ export function n144(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n145(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "reschedule") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3853,14 +3977,14 @@ export function n148(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n149(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "resolve_conflict") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3912,9 +4036,9 @@ export function n152(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n153(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Complete") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3939,9 +4063,13 @@ export function n154(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n126(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E30.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3971,9 +4099,13 @@ export function n155(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "reason"), "type", "string");
     }
     const p2 = v["engagement"];
-    if (p2 !== undefined && !n69(p2, sub(r, at, "engagement"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "engagement"), "type", "string");
+    }
+    if (p2 !== undefined && !E15.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "engagement"), "enum");
     }
     const p3 = v["next_action"];
     if (p3 !== undefined && !n82(p3, sub(r, at, "next_action"), r)) {
@@ -4332,9 +4464,13 @@ export function n167(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["direction"];
-    if (p0 !== undefined && !n166(p0, sub(r, at, "direction"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "direction"), "type", "string");
+    }
+    if (p0 !== undefined && !E35.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "direction"), "enum");
     }
     const p1 = v["email"];
     if (p1 !== undefined && typeof p1 !== "string") {
@@ -4633,19 +4769,31 @@ export function n174(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p1 = v["family"];
-    if (p1 !== undefined && !n176(p1, sub(r, at, "family"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "family"), "type", "string");
+    }
+    if (p1 !== undefined && !E36.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "family"), "enum");
     }
     const p2 = v["cognitive_mode"];
-    if (p2 !== undefined && !n177(p2, sub(r, at, "cognitive_mode"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "cognitive_mode"), "type", "string");
+    }
+    if (p2 !== undefined && !E37.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "cognitive_mode"), "enum");
     }
     const p3 = v["model"];
-    if (p3 !== undefined && !n178(p3, sub(r, at, "model"), r)) {
+    if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "model"), "type", "string");
+    }
+    if (p3 !== undefined && !E38.has(p3)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "model"), "enum");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4732,9 +4880,9 @@ export function n180(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["family"];
-    if (p0 !== undefined && !n181(p0, sub(r, at, "family"), r)) {
+    if (p0 !== undefined && p0 !== "ps") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "family"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4794,9 +4942,9 @@ export function n185(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["family"];
-    if (p0 !== undefined && !n186(p0, sub(r, at, "family"), r)) {
+    if (p0 !== undefined && p0 !== "nse") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "family"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4856,9 +5004,9 @@ export function n190(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["family"];
-    if (p0 !== undefined && !n191(p0, sub(r, at, "family"), r)) {
+    if (p0 !== undefined && p0 !== "orch") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "family"), "const");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5240,9 +5388,13 @@ export function n207(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n208(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "type", "string");
+    }
+    if (p0 !== undefined && !E39.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "type"), "enum");
     }
     const p1 = v["path"];
     if (p1 !== undefined && !n209(p1, sub(r, at, "path"), r)) {

@@ -96,6 +96,8 @@ struct Builder<'c> {
     runtime: std::collections::BTreeSet<&'static str>,
     /// Locals declared so far in the current node.
     locals: usize,
+    /// The `Set`s of scalar enumerations so far: (items as written, constant name).
+    enum_sets: Vec<(String, String)>,
     /// Properties read into locals in the current object block: (name, local).
     read: Vec<(String, String)>,
     keys: Vec<KeyConst>,
@@ -131,6 +133,7 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
         runtime: Default::default(),
         locals: 0,
         read: Vec::new(),
+        enum_sets: Vec::new(),
         keys: Vec::new(),
         parts: Vec::new(),
     };
@@ -168,7 +171,7 @@ fn indent(depth: usize) -> String {
     "  ".repeat(depth)
 }
 
-impl Builder<'_> {
+impl<'c> Builder<'c> {
     /// A module-level constant `const X = open[items]close;`, laid out.
     fn list_const(&mut self, prefix: &str, open: &str, close: &'static str, items: Vec<Lit>) -> String {
         let name = format!("{prefix}{}", self.consts.len());
@@ -389,36 +392,9 @@ impl Builder<'_> {
         let d = 1;
         match c {
             Check::False => self.check(lines, d, vec!["true".into()], Some(("at", "false", None))),
-            Check::Type(ts) => {
-                let tests: Vec<String> = ts.iter().map(|t| self.type_test(*t)).collect();
-                let names = ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
-                let cond = if tests.len() == 1 { negate(&tests[0]) } else { format!("!({})", tests.join(" || ")) };
-                self.check(lines, d, vec![cond], Some(("at", "type", Some(str_lit(&names)))));
-            }
-            Check::Const(v) => {
-                let cond = match v {
-                    Value::Null | Value::Bool(_) | Value::String(_) => format!("v !== {}", ts_literal(v)),
-                    Value::Number(_) => format!("v !== {}", ts_literal(v)),
-                    _ => {
-                        self.use_rt("includes");
-                        let name = self.list_const("C", "", "", vec![json_lit(v)]);
-                        format!("!includes({name}, v)")
-                    }
-                };
-                self.check(lines, d, vec![cond], Some(("at", "const", None)));
-            }
-            Check::Enum(vs) => {
-                let scalar = vs.iter().all(|v| !v.is_object() && !v.is_array());
-                let items: Vec<Lit> = vs.iter().map(json_lit).collect();
-                let cond = if scalar {
-                    let name = self.list_const("E", "new Set<unknown>(", ")", items);
-                    format!("!{name}.has(v)")
-                } else {
-                    self.use_rt("includes");
-                    let name = self.list_const("E", "", "", items);
-                    format!("!includes({name}, v)")
-                };
-                self.check(lines, d, vec![cond], Some(("at", "enum", None)));
+            Check::Type(_) | Check::Const(_) | Check::Enum(_) => {
+                let (cond, keyword, param) = self.value_fail(c, "v");
+                self.check(lines, d, vec![cond], Some(("at", keyword, param)));
             }
             Check::Ref(n) => self.check(lines, d, vec![format!("!{}", self.call(*n, "v", "at"))], None),
             Check::AnyOf(ns) => {
@@ -448,22 +424,79 @@ impl Builder<'_> {
         }
     }
 
-    fn type_test(&mut self, t: JsonType) -> String {
+    /// The passing test of a single JSON type on a value expression.
+    fn type_test(&mut self, t: JsonType, value: &str) -> String {
         match t {
-            JsonType::Null => "v === null".into(),
-            JsonType::Boolean => "typeof v === \"boolean\"".into(),
+            JsonType::Null => format!("{value} === null"),
+            JsonType::Boolean => format!("typeof {value} === \"boolean\""),
             JsonType::Object => {
                 self.use_rt("isObject");
-                "isObject(v)".into()
+                format!("isObject({value})")
             }
             JsonType::Array => {
                 self.use_rt("isArray");
-                "isArray(v)".into()
+                format!("isArray({value})")
             }
-            JsonType::Number => "typeof v === \"number\"".into(),
-            JsonType::String => "typeof v === \"string\"".into(),
-            JsonType::Integer => "Number.isInteger(v)".into(),
+            JsonType::Number => format!("typeof {value} === \"number\""),
+            JsonType::String => format!("typeof {value} === \"string\""),
+            JsonType::Integer => format!("Number.isInteger({value})"),
         }
+    }
+
+    /// A `type`, `const` or `enum` check on a value expression: the failing condition, the
+    /// keyword and the parameter reported.
+    fn value_fail(&mut self, c: &Check, value: &str) -> (String, &'static str, Option<String>) {
+        match c {
+            Check::Type(ts) => {
+                let names = ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
+                let cond = match ts.as_slice() {
+                    [t] => self.type_fail(*t, value),
+                    ts => {
+                        let tests: Vec<String> = ts.iter().map(|t| self.type_test(*t, value)).collect();
+                        format!("!({})", tests.join(" || "))
+                    }
+                };
+                (cond, "type", Some(str_lit(&names)))
+            }
+            Check::Const(v) => {
+                let cond = match v {
+                    Value::Null | Value::Bool(_) | Value::String(_) | Value::Number(_) => {
+                        format!("{value} !== {}", ts_literal(v))
+                    }
+                    _ => {
+                        self.use_rt("includes");
+                        let name = self.list_const("C", "", "", vec![json_lit(v)]);
+                        format!("!includes({name}, {value})")
+                    }
+                };
+                (cond, "const", None)
+            }
+            Check::Enum(vs) => {
+                let scalar = vs.iter().all(|v| !v.is_object() && !v.is_array());
+                let items: Vec<Lit> = vs.iter().map(json_lit).collect();
+                let cond = if scalar {
+                    let name = self.enum_set(items);
+                    format!("!{name}.has({value})")
+                } else {
+                    self.use_rt("includes");
+                    let name = self.list_const("E", "", "", items);
+                    format!("!includes({name}, {value})")
+                };
+                (cond, "enum", None)
+            }
+            _ => unreachable!("not a check on the value alone"),
+        }
+    }
+
+    /// The `Set` of a scalar enumeration, shared by every check of the same values.
+    fn enum_set(&mut self, items: Vec<Lit>) -> String {
+        let key = Lit::Array(items.clone()).flat();
+        if let Some((_, name)) = self.enum_sets.iter().find(|(k, _)| *k == key) {
+            return name.clone();
+        }
+        let name = self.list_const("E", "new Set<unknown>(", ")", items);
+        self.enum_sets.push((key, name.clone()));
+        name
     }
 
     /// The failing test of a single JSON type on a value expression.
@@ -485,13 +518,20 @@ impl Builder<'_> {
         }
     }
 
-    /// The type of a child node that checks nothing but one JSON type: such a node is
-    /// checked inline instead of called.
-    fn leaf_type(&self, node: usize) -> Option<JsonType> {
-        match self.ctx.ir.program.nodes[self.target(node)].checks.as_slice() {
-            [Check::Type(ts)] if ts.len() == 1 => Some(ts[0]),
-            _ => None,
-        }
+    /// The checks of a child node that checks nothing but its value's JSON type, a scalar
+    /// constant or an enumeration of scalars (at most three checks): such a node is checked
+    /// inline, check by check, instead of called.
+    fn leaf_checks(&self, node: usize) -> Option<&'c [Check]> {
+        let ir: &'c crate::ir::Ir = self.ctx.ir;
+        let checks = ir.program.nodes[self.target(node)].checks.as_slice();
+        let scalar = |v: &Value| !v.is_object() && !v.is_array();
+        let inline = |c: &Check| match c {
+            Check::Type(_) => true,
+            Check::Const(v) => scalar(v),
+            Check::Enum(vs) => vs.iter().all(scalar),
+            _ => false,
+        };
+        (!checks.is_empty() && checks.len() <= 3 && checks.iter().all(inline)).then_some(checks)
     }
 
     /// Checks inside a JSON-type block (depth 2).
@@ -519,8 +559,8 @@ impl Builder<'_> {
                 self.check(lines, d, vec![format!("!{func}(v)")], Some(("at", "format", Some(str_lit(f.as_str())))))
             }
             Check::MaxWords(n) => {
-                self.use_rt("wordCount");
-                self.check(lines, d, vec![format!("wordCount(v) > {n}")], Some(("at", "x-max-words", Some(n.to_string()))))
+                self.use_rt("maxWords");
+                self.check(lines, d, vec![format!("!maxWords(v, {n})")], Some(("at", "x-max-words", Some(n.to_string()))))
             }
             Check::Minimum(x) => self.check(lines, d, vec![format!("v < {}", num(x))], Some(("at", "minimum", Some(num(x))))),
             Check::Maximum(x) => self.check(lines, d, vec![format!("v > {}", num(x))], Some(("at", "maximum", Some(num(x))))),
@@ -559,9 +599,11 @@ impl Builder<'_> {
             Check::Items { from, node } => {
                 lines.push(Line { indent: indent(d), kind: LineKind::Items { from: *from } });
                 let at = self.sub("i");
-                if let Some(t) = self.leaf_type(*node) {
-                    let fail = self.type_fail(t, "v[i]");
-                    self.check(lines, d + 1, vec![fail], Some((&at, "type", Some(str_lit(t.as_str())))));
+                if let Some(leaf) = self.leaf_checks(*node) {
+                    for c in leaf {
+                        let (fail, keyword, param) = self.value_fail(c, "v[i]");
+                        self.check(lines, d + 1, vec![fail], Some((&at, keyword, param)));
+                    }
                 } else {
                     self.check(lines, d + 1, vec![format!("!{}", self.call(*node, "v[i]", &at))], None);
                 }
@@ -596,11 +638,12 @@ impl Builder<'_> {
                     self.read.push((name.clone(), local.clone()));
                     let key = self.key(name);
                     let at = self.sub(&key);
-                    if let Some(t) = self.leaf_type(*n) {
-                        let fail = self.type_fail(t, &local);
-                        let param = str_lit(t.as_str());
-                        let parts = vec![format!("{local} !== undefined"), fail];
-                        self.check(lines, d, parts, Some((&at, "type", Some(param))));
+                    if let Some(leaf) = self.leaf_checks(*n) {
+                        for c in leaf {
+                            let (fail, keyword, param) = self.value_fail(c, &local);
+                            let parts = vec![format!("{local} !== undefined"), fail];
+                            self.check(lines, d, parts, Some((&at, keyword, param)));
+                        }
                         continue;
                     }
                     let call = self.call(*n, &local, &at);
@@ -765,16 +808,6 @@ fn split_top<'t>(text: &'t str, sep: &str) -> Vec<&'t str> {
     }
     parts.push(&text[start..]);
     parts
-}
-
-fn negate(test: &str) -> String {
-    if let Some(rest) = test.strip_prefix("typeof v === ") {
-        format!("typeof v !== {rest}")
-    } else if test == "v === null" {
-        "v !== null".into()
-    } else {
-        format!("!{test}")
-    }
 }
 
 fn format_fn(f: Format) -> &'static str {
