@@ -463,14 +463,16 @@ impl<'a> Ctx<'a> {
                         .filter_map(|c| if let Check::Type(ts) = c { Some(ts.iter().copied()) } else { None })
                         .flatten()
                         .collect();
-                    let of = |t: JsonType| match (t, v) {
-                        (JsonType::Null, Value::Null)
-                        | (JsonType::Boolean, Value::Bool(_))
-                        | (JsonType::Object, Value::Object(_))
-                        | (JsonType::Array, Value::Array(_))
-                        | (JsonType::Number | JsonType::Integer, Value::Number(_))
-                        | (JsonType::String, Value::String(_)) => true,
-                        _ => false,
+                    let of = |t: JsonType| {
+                        matches!(
+                            (t, v),
+                            (JsonType::Null, Value::Null)
+                                | (JsonType::Boolean, Value::Bool(_))
+                                | (JsonType::Object, Value::Object(_))
+                                | (JsonType::Array, Value::Array(_))
+                                | (JsonType::Number | JsonType::Integer, Value::Number(_))
+                                | (JsonType::String, Value::String(_))
+                        )
                     };
                     (types.is_empty() || types.into_iter().any(of)) && self.holds(&Ty::Any, v, d)
                 }
