@@ -5,6 +5,7 @@
 //! prettier would.
 
 mod helpers;
+mod layout;
 mod validators;
 
 use std::collections::BTreeSet;
@@ -16,6 +17,7 @@ use super::{run, Files, Options, GENERATED};
 use crate::error::Result;
 use crate::ir::names::{self, Lang};
 use crate::ir::{Check, Ir, JsonType, Ty, TypeId, TypeKind};
+use layout::{lay, lay_lit, Before, Lit, Slot, TExpr};
 
 /// The print width prettier checks against.
 const WIDTH: usize = 80;
@@ -81,57 +83,97 @@ impl<'a> Ctx<'a> {
     }
 
     /// The TypeScript type expression of a type.
-    pub fn ts_type(&self, t: &Ty) -> String {
+    pub fn texpr(&self, t: &Ty) -> TExpr {
         match t {
-            Ty::Any => "JsonValue".into(),
-            Ty::Bool => "boolean".into(),
-            Ty::Integer | Ty::Number => "number".into(),
-            Ty::String => "string".into(),
-            Ty::Null => "null".into(),
-            Ty::Literal(s) => str_lit(s),
-            Ty::Nullable(t) => format!("{} | null", self.ts_type(t)),
-            Ty::Array(t) => {
-                let inner = self.ts_type(t);
-                if inner.contains(' ') && !inner.starts_with('{') {
-                    format!("({inner})[]")
-                } else {
-                    format!("{inner}[]")
-                }
-            }
-            Ty::Map(t) => format!("{{ [key: string]: {} }}", self.ts_type(t)),
-            Ty::Named(id) => self.names[*id].clone(),
+            Ty::Any => TExpr::atom("JsonValue"),
+            Ty::Bool => TExpr::atom("boolean"),
+            Ty::Integer | Ty::Number => TExpr::atom("number"),
+            Ty::String => TExpr::atom("string"),
+            Ty::Null => TExpr::atom("null"),
+            Ty::Literal(s) => TExpr::atom(str_lit(s)),
+            Ty::Nullable(t) => TExpr::union([self.texpr(t), TExpr::atom("null")]),
+            Ty::Array(t) => TExpr::Array(Box::new(self.texpr(t))),
+            Ty::Map(t) => TExpr::Map(Box::new(self.texpr(t))),
+            Ty::Named(id) => TExpr::atom(self.names[*id].clone()),
         }
     }
 
-    /// The type an alias stands for. An alias that names itself (a `$defs` entry holding a
-    /// scalar schema) is read from its node's `type` keyword.
-    pub fn alias_target(&self, id: TypeId, t: &Ty) -> String {
-        if *t != Ty::Named(id) {
-            return self.ts_type(t);
-        }
-        let node = &self.ir.program.nodes[self.ir.types[id].node];
-        let mut out: Vec<&str> = Vec::new();
-        for c in &node.checks {
-            if let Check::Type(ts) = c {
-                for t in ts {
-                    let s = match t {
-                        JsonType::Null => "null",
-                        JsonType::Boolean => "boolean",
-                        JsonType::Object => "{ [key: string]: JsonValue }",
-                        JsonType::Array => "JsonValue[]",
-                        JsonType::Number | JsonType::Integer => "number",
-                        JsonType::String => "string",
-                    };
-                    if !out.contains(&s) {
-                        out.push(s);
+    /// Whether every value of the TypeScript type of `t` is assignable to `JsonValue`.
+    /// Interfaces are not, unless they declare an index signature that is: unlike object
+    /// type literals they get no implicit index signature (microsoft/TypeScript#15300).
+    fn is_json(&self, t: &Ty, seen: &mut BTreeSet<TypeId>) -> bool {
+        match t {
+            Ty::Any | Ty::Bool | Ty::Integer | Ty::Number | Ty::String | Ty::Null | Ty::Literal(_) => true,
+            Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => self.is_json(t, seen),
+            Ty::Named(id) => {
+                // A type met again is assumed compatible, as the compiler does for recursive types.
+                if !seen.insert(*id) {
+                    return true;
+                }
+                match &self.ir.types[*id].kind {
+                    TypeKind::Enum(_) => true,
+                    TypeKind::Alias(a) if *a == Ty::Named(*id) => true,
+                    TypeKind::Alias(a) => self.is_json(a, seen),
+                    TypeKind::Union(u) => u.variants.iter().all(|v| self.is_json(&v.ty, seen)),
+                    TypeKind::Struct(s) => {
+                        s.extra.as_ref().is_some_and(|e| self.is_json(e, seen))
+                            && s.fields.iter().all(|f| self.is_json(&f.ty, seen))
                     }
                 }
             }
         }
+    }
+
+    /// The type of an interface's index signature: the additional properties' type, widened by
+    /// the type of every declared property (TypeScript checks each property against the index
+    /// signature, and the validator checks additional properties only). `JsonValue` absorbs
+    /// every member assignable to it.
+    fn index_type(&self, extra: &Ty, fields: &[crate::ir::Field]) -> TExpr {
+        let all: Vec<&Ty> = std::iter::once(extra).chain(fields.iter().map(|f| &f.ty)).collect();
+        let any = all.iter().any(|t| **t == Ty::Any);
+        let mut members = Vec::new();
+        for t in all {
+            // Members are taken apart so `JsonValue` can absorb the `null` of `T | null`.
+            let parts: Vec<&Ty> = match t {
+                Ty::Nullable(inner) => vec![&**inner, &Ty::Null],
+                t => vec![t],
+            };
+            for p in parts {
+                if any && *p != Ty::Any && self.is_json(p, &mut BTreeSet::new()) {
+                    continue;
+                }
+                members.push(self.texpr(p));
+            }
+        }
+        TExpr::union(members)
+    }
+
+    /// The type an alias stands for. An alias that names itself (a `$defs` entry holding a
+    /// scalar schema) is read from its node's `type` keyword.
+    pub fn alias_target(&self, id: TypeId, t: &Ty) -> TExpr {
+        if *t != Ty::Named(id) {
+            return self.texpr(t);
+        }
+        let node = &self.ir.program.nodes[self.ir.types[id].node];
+        let mut out: Vec<TExpr> = Vec::new();
+        for c in &node.checks {
+            if let Check::Type(ts) = c {
+                for t in ts {
+                    out.push(match t {
+                        JsonType::Null => TExpr::atom("null"),
+                        JsonType::Boolean => TExpr::atom("boolean"),
+                        JsonType::Object => TExpr::Map(Box::new(TExpr::atom("JsonValue"))),
+                        JsonType::Array => TExpr::Array(Box::new(TExpr::atom("JsonValue"))),
+                        JsonType::Number | JsonType::Integer => TExpr::atom("number"),
+                        JsonType::String => TExpr::atom("string"),
+                    });
+                }
+            }
+        }
         if out.is_empty() {
-            "JsonValue".into()
+            TExpr::atom("JsonValue")
         } else {
-            out.join(" | ")
+            TExpr::union(out)
         }
     }
 
@@ -162,85 +204,48 @@ impl<'a> Ctx<'a> {
                     let mut fields = Vec::new();
                     for f in &s.fields {
                         self.named_in(&f.ty, &mut referenced);
-                        let ty = self.ts_type(&f.ty);
-                        uses_json_value |= ty.contains("JsonValue");
+                        let ty = self.texpr(&f.ty);
+                        uses_json_value |= ty.flat().contains("JsonValue");
                         let key = prop_key(&names::field_name(Lang::TypeScript, &f.wire));
                         let q = if f.required { "" } else { "?" };
-                        // A map type that does not fit is broken the way prettier breaks it.
-                        let map_value = match &f.ty {
-                            Ty::Map(inner) if !fits(2, &format!("{key}{q}: {ty};")) => Some(self.ts_type(inner)),
-                            _ => None,
-                        };
-                        // A union that does not fit goes one member per line, as prettier does,
-                        // except a single type name or null, which prettier keeps on the line.
-                        let split: Vec<String> = ty.split(" | ").map(str::to_string).collect();
-                        let hugs = split.len() == 2 && split[1] == "null" && is_ident(&split[0]);
-                        let members = (map_value.is_none()
-                            && !hugs
-                            && split.len() > 1
-                            && !fits(2, &format!("{key}{q}: {ty};"))
-                            && !ty.contains(['{', '(']))
-                        .then_some(split);
                         fields.push(FieldView {
                             doc: f.doc.as_deref().map(doc_text),
-                            key,
-                            optional: !f.required,
-                            ty,
-                            map_value,
-                            members,
+                            lines: lay(&ty, Slot::Property, &format!("  {key}{q}: "), 2, ";"),
                         });
                     }
                     let index = s.extra.as_ref().map(|e| {
                         self.named_in(e, &mut referenced);
-                        let mut parts = vec![self.ts_type(e)];
-                        for f in &s.fields {
-                            let t = self.ts_type(&f.ty);
-                            if !parts.contains(&t) {
-                                parts.push(t);
-                            }
-                        }
-                        if parts.len() > 1 && parts.iter().any(|p| p == "JsonValue") {
-                            parts = vec!["JsonValue".into()];
-                        }
-                        parts.join(" | ")
+                        let ty = self.index_type(e, &s.fields);
+                        uses_json_value |= ty.flat().contains("JsonValue");
+                        lay(&ty, Slot::Index, "  [key: string]: ", 2, ";")
                     });
-                    uses_json_value |= index.as_deref().is_some_and(|i| i.contains("JsonValue"));
                     Kind::Interface { fields, index }
                 }
                 TypeKind::Enum(values) => {
-                    let lits: Vec<String> = values.iter().map(|v| str_lit(v)).collect();
-                    let head = format!("export type {name} = ");
-                    let inline = fits(0, &format!("{head}{};", lits.join(" | ")));
+                    let ty = TExpr::union(values.iter().map(|v| TExpr::atom(str_lit(v))));
+                    let lines = lay(&ty, Slot::Alias, &format!("export type {name} = "), 0, ";");
                     let values_name = format!("{name}Values");
-                    let vhead = format!("export const {values_name}: readonly {name}[] = [");
-                    let values_head_fits = fits(0, &vhead);
-                    let values_inline = if values_head_fits {
-                        fits(0, &format!("{vhead}{}];", lits.join(", ")))
-                    } else {
-                        fits(2, &format!("[{}];", lits.join(", ")))
-                    };
-                    Kind::Enum { lits, inline, values_name, values_inline, values_head_fits }
+                    let list = Lit::Array(values.iter().map(|v| Lit::Str(str_lit(v))).collect());
+                    let head = format!("export const {values_name}: readonly {name}[] = ");
+                    let values = lay_lit(&list, Before::Operator, &head, 0, ";");
+                    Kind::Enum { lines, values_name, values }
                 }
                 TypeKind::Union(u) => {
                     let mut members = Vec::new();
                     for v in &u.variants {
                         self.named_in(&v.ty, &mut referenced);
-                        let t = self.ts_type(&v.ty);
-                        uses_json_value |= t.contains("JsonValue");
-                        if !members.contains(&t) {
-                            members.push(t);
-                        }
+                        members.push(self.texpr(&v.ty));
                     }
-                    let head = format!("export type {name} = ");
-                    let inline = fits(0, &format!("{head}{};", members.join(" | ")));
-                    Kind::Union { members, inline }
+                    let ty = TExpr::union(members);
+                    uses_json_value |= ty.flat().contains("JsonValue");
+                    Kind::Alias { lines: lay(&ty, Slot::Alias, &format!("export type {name} = "), 0, ";") }
                 }
                 TypeKind::Alias(t) => {
                     self.named_in(t, &mut referenced);
                     referenced.remove(&id);
-                    let target = self.alias_target(id, t);
-                    uses_json_value |= target.contains("JsonValue");
-                    Kind::Alias { target }
+                    let ty = self.alias_target(id, t);
+                    uses_json_value |= ty.flat().contains("JsonValue");
+                    Kind::Alias { lines: lay(&ty, Slot::Alias, &format!("export type {name} = "), 0, ";") }
                 }
             };
             let fill = self.fill(id);
@@ -331,7 +336,7 @@ impl<'a> Ctx<'a> {
         }
         match &self.ir.types[id].kind {
             TypeKind::Struct(s) => s.fields.iter().any(|f| {
-                (!f.required && f.default.is_some()) || self.ty_has_defaults(&f.ty, id, seen)
+                self.default_of(f).is_some() || self.ty_has_defaults(&f.ty, id, seen)
             }),
             TypeKind::Alias(t) => self.ty_has_defaults(t, id, seen),
             _ => false,
@@ -360,7 +365,7 @@ impl<'a> Ctx<'a> {
         let mut fields = Vec::new();
         for f in &s.fields {
             let key = str_lit(&f.wire);
-            let default = if f.required { None } else { f.default.as_ref().map(ts_literal) };
+            let default = self.default_of(f).map(json_lit);
             let (callee_type, shape) = match &f.ty {
                 Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => (Some(*n), FillShape::One),
                 Ty::Nullable(t) => match &**t {
@@ -386,16 +391,18 @@ impl<'a> Ctx<'a> {
                 FillShape::Array => "fillArray",
                 FillShape::Map => "fillMap",
             };
-            let (default_inline, call_inline) = (
-                default.as_ref().is_none_or(|d| fits(4, &format!("out[{key}] = {d};"))),
-                callee_type.is_none_or(|n| {
-                    fits(4, &format!("out[{key}] = {fill_fn}(out[{key}], {});", fill_name(&self.names[n])))
-                }),
-            );
+            let default = default.map(|d| {
+                let (mut lines, head) = assign_head(&key);
+                lines.extend(lay_lit(&d, Before::Operator, &head, 4, ";"));
+                lines
+            });
+            let call_inline = callee_type.is_none_or(|n| {
+                fits(4, &format!("out[{key}] = {fill_fn}(out[{key}], {});", fill_name(&self.names[n])))
+            });
             fields.push(FillField {
                 fill_fn,
-                test_inline: fits(2, &format!("if (out[{key}] === undefined) {{")),
-                default_inline,
+                if_absent: if_head(&key, "=== undefined"),
+                if_present: if_head(&key, "!== undefined"),
                 call_inline,
                 key,
                 default,
@@ -416,6 +423,75 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    /// The default applied to an absent optional field: the schema's, when it is a value of
+    /// the field's TypeScript type (the IR can keep a default that is not, such as a `null`
+    /// default of a string property inside another property's default).
+    fn default_of<'f>(&self, f: &'f crate::ir::Field) -> Option<&'f Value> {
+        f.default.as_ref().filter(|d| !f.required && self.holds(&f.ty, d, 0))
+    }
+
+    /// Whether a JSON value, written as a literal, is a value of the TypeScript type of `t`:
+    /// an object literal must have every required property and no property the type does not
+    /// declare. A `__proto__` key is refused, as a literal would set the prototype.
+    fn holds(&self, t: &Ty, v: &Value, depth: usize) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        let d = depth + 1;
+        match (t, v) {
+            (Ty::Any, Value::Object(o)) => !o.contains_key("__proto__") && o.values().all(|x| self.holds(t, x, d)),
+            (Ty::Any, Value::Array(a)) => a.iter().all(|x| self.holds(t, x, d)),
+            (Ty::Any, _) => true,
+            (Ty::Null | Ty::Nullable(_), Value::Null) => true,
+            (Ty::Nullable(t), v) => self.holds(t, v, d),
+            (Ty::Bool, Value::Bool(_)) => true,
+            (Ty::Integer | Ty::Number, Value::Number(_)) => true,
+            (Ty::String, Value::String(_)) => true,
+            (Ty::Literal(l), Value::String(s)) => l == s,
+            (Ty::Array(t), Value::Array(a)) => a.iter().all(|x| self.holds(t, x, d)),
+            (Ty::Map(t), Value::Object(o)) => {
+                !o.contains_key("__proto__") && o.values().all(|x| self.holds(t, x, d))
+            }
+            (Ty::Named(id), v) => match &self.ir.types[*id].kind {
+                TypeKind::Enum(values) => v.as_str().is_some_and(|s| values.iter().any(|x| x == s)),
+                // Written as the union of its node's JSON types (see `alias_target`).
+                TypeKind::Alias(a) if *a == Ty::Named(*id) => {
+                    let node = &self.ir.program.nodes[self.ir.types[*id].node];
+                    let types: Vec<JsonType> = node
+                        .checks
+                        .iter()
+                        .filter_map(|c| if let Check::Type(ts) = c { Some(ts.iter().copied()) } else { None })
+                        .flatten()
+                        .collect();
+                    let of = |t: JsonType| {
+                        matches!(
+                            (t, v),
+                            (JsonType::Null, Value::Null)
+                                | (JsonType::Boolean, Value::Bool(_))
+                                | (JsonType::Object, Value::Object(_))
+                                | (JsonType::Array, Value::Array(_))
+                                | (JsonType::Number | JsonType::Integer, Value::Number(_))
+                                | (JsonType::String, Value::String(_))
+                        )
+                    };
+                    (types.is_empty() || types.into_iter().any(of)) && self.holds(&Ty::Any, v, d)
+                }
+                TypeKind::Alias(a) => self.holds(a, v, d),
+                TypeKind::Union(u) => u.variants.iter().any(|x| self.holds(&x.ty, v, d)),
+                TypeKind::Struct(s) => {
+                    let Value::Object(o) = v else { return false };
+                    !o.contains_key("__proto__")
+                        && s.fields.iter().all(|f| !f.required || o.contains_key(&f.wire))
+                        && o.iter().all(|(k, x)| match s.fields.iter().find(|f| f.wire == *k) {
+                            Some(f) => self.holds(&f.ty, x, d),
+                            None => s.extra.as_ref().is_some_and(|e| self.holds(e, x, d)),
+                        })
+                }
+            },
+            _ => false,
+        }
+    }
+
     fn is_struct(&self, id: TypeId) -> bool {
         matches!(self.ir.types[id].kind, TypeKind::Struct(_))
     }
@@ -432,6 +508,33 @@ enum FillShape {
 /// The name of the (exported) default-filling function of a type.
 fn fill_name(type_name: &str) -> String {
     format!("withDefaults{type_name}")
+}
+
+/// `if (out[key] op undefined) {` at indent 2, broken as prettier breaks it: the condition on
+/// its own line, then after the operator, then inside the brackets.
+fn if_head(key: &str, test: &str) -> Vec<String> {
+    let cond = format!("out[{key}] {test}");
+    let (op, right) = test.split_once(' ').expect("operator and operand");
+    if fits(2, &format!("if ({cond}) {{")) {
+        vec![format!("  if ({cond}) {{")]
+    } else if fits(4, &cond) {
+        vec!["  if (".into(), format!("    {cond}"), "  ) {".into()]
+    } else if fits(4, &format!("out[{key}] {op}")) {
+        vec!["  if (".into(), format!("    out[{key}] {op}"), format!("    {right}"), "  ) {".into()]
+    } else {
+        vec!["  if (".into(), "    out[".into(), format!("      {key}"), format!("    ] {test}"), "  ) {".into()]
+    }
+}
+
+/// The text before an assignment's value, `    out[key] = ` on one line when the assignment
+/// operator fits there, otherwise with the key on a line of its own as prettier breaks a
+/// member access: the lines before, and the head of the line the value starts on.
+fn assign_head(key: &str) -> (Vec<String>, String) {
+    if fits(4, &format!("out[{key}] =")) {
+        (Vec::new(), format!("    out[{key}] = "))
+    } else {
+        (vec!["    out[".into(), format!("      {key}")], "    ] = ".into())
+    }
 }
 
 /// True when `text` fits on one line at `indent`.
@@ -469,17 +572,20 @@ pub(crate) fn str_lit(s: &str) -> String {
     out
 }
 
-/// A number literal as prettier prints it.
+/// A number literal as prettier prints it: in exponent notation where JavaScript writes one
+/// (from 1e21 up, below 1e-6), shortest digits that read back the same.
 pub(crate) fn num_lit(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{}", x as i64)
+    } else if x != 0.0 && (x.abs() >= 1e21 || x.abs() < 1e-6) {
+        format!("{x:e}")
     } else {
         format!("{x}")
     }
 }
 
 /// An identifier that can be a property key without quotes.
-fn is_ident(s: &str) -> bool {
+pub(crate) fn is_ident(s: &str) -> bool {
     let mut chars = s.chars();
     chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '\u{200c}' || c == '\u{200d}')
@@ -496,26 +602,38 @@ pub(crate) fn prop_key(name: &str) -> String {
 
 /// A JSON value as a one-line TypeScript literal, as prettier prints short literals.
 pub(crate) fn ts_literal(v: &Value) -> String {
+    json_lit(v).flat()
+}
+
+/// A JSON value as a TypeScript literal, to be laid out.
+pub(crate) fn json_lit(v: &Value) -> Lit {
     match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => match n.as_f64() {
+        Value::Null => Lit::Word("null".into()),
+        Value::Bool(b) => Lit::Word(b.to_string()),
+        Value::Number(n) => Lit::Num(match n.as_f64() {
             Some(f) if !(n.is_i64() || n.is_u64()) => num_lit(f),
             _ => n.to_string(),
-        },
-        Value::String(s) => str_lit(s),
-        Value::Array(a) => format!("[{}]", a.iter().map(ts_literal).collect::<Vec<_>>().join(", ")),
-        Value::Object(o) if o.is_empty() => "{}".into(),
-        Value::Object(o) => format!(
-            "{{ {} }}",
-            o.iter().map(|(k, v)| format!("{}: {}", prop_key(k), ts_literal(v))).collect::<Vec<_>>().join(", ")
-        ),
+        }),
+        Value::String(s) => Lit::Str(str_lit(s)),
+        Value::Array(a) => Lit::Array(a.iter().map(json_lit).collect()),
+        Value::Object(o) => Lit::Object(o.iter().map(|(k, v)| (prop_key(k), json_lit(v))).collect()),
     }
 }
 
-/// Doc text safe inside a `/** … */` comment, one entry per line.
+/// Doc text safe inside a `/** … */` or `//` comment, one entry per line. Every ECMAScript line
+/// terminator ends a line (a bare CR or U+2028 inside a `//` comment would end the comment).
 pub(crate) fn doc_text(s: &str) -> Vec<String> {
-    s.replace("*/", "*\\/").lines().map(|l| l.trim_end().to_string()).collect()
+    if s.is_empty() {
+        return Vec::new();
+    }
+    let s = s.replace("*/", "*\\/").replace("\r\n", "\n");
+    let mut lines: Vec<String> =
+        s.split(['\n', '\r', '\u{2028}', '\u{2029}']).map(|l| l.trim_end().to_string()).collect();
+    // Like `str::lines`, a final terminator does not start another line.
+    if lines.len() > 1 && s.ends_with(['\n', '\r', '\u{2028}', '\u{2029}']) {
+        lines.pop();
+    }
+    lines
 }
 
 /// An `import` statement, on one line when it fits.
@@ -600,21 +718,18 @@ struct TypeView {
 }
 
 enum Kind {
-    Interface { fields: Vec<FieldView>, index: Option<String> },
-    Enum { lits: Vec<String>, inline: bool, values_name: String, values_inline: bool, values_head_fits: bool },
-    Union { members: Vec<String>, inline: bool },
-    Alias { target: String },
+    /// An interface: its properties and the lines of its index signature.
+    Interface { fields: Vec<FieldView>, index: Option<Vec<String>> },
+    /// A string enumeration: its type alias and its list of values, laid out.
+    Enum { lines: Vec<String>, values_name: String, values: Vec<String> },
+    /// A type alias (also of a union), laid out.
+    Alias { lines: Vec<String> },
 }
 
 struct FieldView {
     doc: Option<Vec<String>>,
-    key: String,
-    optional: bool,
-    ty: String,
-    /// The value type of a map type written over several lines.
-    map_value: Option<String>,
-    /// The members of a union type written over several lines.
-    members: Option<Vec<String>>,
+    /// The property signature, laid out.
+    lines: Vec<String>,
 }
 
 struct FillView {
@@ -628,10 +743,13 @@ struct FillField {
     /// The wire name as a string literal.
     key: String,
     fill_fn: &'static str,
-    test_inline: bool,
-    default_inline: bool,
+    /// `if (out[key] === undefined) {`, laid out.
+    if_absent: Vec<String>,
+    /// `if (out[key] !== undefined) {`, laid out.
+    if_present: Vec<String>,
     call_inline: bool,
-    default: Option<String>,
+    /// The assignment of the default, laid out.
+    default: Option<Vec<String>>,
     callee: Option<String>,
     callee_type: Option<TypeId>,
     nullable: bool,

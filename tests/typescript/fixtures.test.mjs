@@ -139,6 +139,103 @@ const cases = {
       ],
     ],
   ],
+  indexed: [
+    [
+      "indexed.json",
+      "",
+      "Indexed",
+      [
+        {},
+        { options: { flatten: true } },
+        { options: { flatten: 1 } },
+        { commands: { a: { flatten: false } } },
+        { commands: { a: { flatten: "x" } } },
+        { maybe: null },
+        { maybe: 3 },
+        { open: { label: "x", more: [1] } },
+        { open: { label: 1 } },
+        { count: 1 },
+        { count: 1.5 },
+        { anything: [{ a: null }] },
+        [],
+        null,
+      ],
+    ],
+    [
+      "indexed.json",
+      "/$defs/Typed",
+      "Typed",
+      [
+        { size: 1, color: "red" },
+        { color: 3 },
+        { options: {} },
+        { options: [] },
+        { size: "1" },
+      ],
+    ],
+    [
+      "indexed.json",
+      "/$defs/Patterned",
+      "Patterned",
+      [
+        { schema_version: "latest" },
+        { schema_version: "oldest" },
+        { schema_version: {} },
+        { prompts: [{}], "x-note": 1 },
+        { prompts: [1] },
+      ],
+    ],
+  ],
+  wide: [
+    [
+      "wide.json",
+      "",
+      "Wide",
+      [
+        {},
+        { scalar: 1 },
+        { scalar: [] },
+        { scalar: {} },
+        { scalar: null },
+        {
+          kind: "microsoft.intune.accountprotectionlocaladministratorpasswordsolutionpolicy",
+        },
+        { kind: "microsoft" },
+        { code: 226 },
+        { code: 227 },
+        { code: "200" },
+        { bounded: 1e308 },
+        { bounded: -1e308 },
+        { pairs: { b: 2, a: 1 } },
+        { pairs: { a: 1 } },
+        { status: "Startup" },
+        { status: "startup" },
+        { identity: null },
+        { identity: { file: 1 } },
+        {
+          disable_test_id_escaping_and_forfeit_all_rights_to_community_support:
+            "no",
+        },
+      ],
+    ],
+  ],
+  defaults: [
+    [
+      "defaults.json",
+      "",
+      "Defaults",
+      [
+        {},
+        { cors: {} },
+        { cors: { policies: null } },
+        { cors: { policies: [{ max_age: null }] } },
+        { cors: { policies: [{ max_age: "1h", origins: ["x"] }] } },
+        { cors: { fallback: [{ extra: 1 }] } },
+        { cors: { pairs: [{ a: 1.5 }] } },
+        { cors: { greeting: 1 } },
+      ],
+    ],
+  ],
 };
 
 for (const [fixture, list] of Object.entries(cases)) {

@@ -56,11 +56,17 @@ export function sub(r: Reporter, at: Path, key: string | number): Path {
 
 /** The RFC 6901 pointer of a path. */
 export function pointer(at: Path): string {
-  const keys: string[] = [];
+  let s = "";
   for (let p = at; p !== null; p = p.up) {
-    keys.push(String(p.key).replace(/~/g, "~0").replace(/\//g, "~1"));
+    s = "/" + (typeof p.key === "number" ? String(p.key) : token(p.key)) + s;
   }
-  return keys.length === 0 ? "" : "/" + keys.reverse().join("/");
+  return s;
+}
+
+/** A property name as a JSON Pointer reference token. */
+function token(key: string): string {
+  if (!key.includes("~") && !key.includes("/")) return key;
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 function message(keyword: string, param: unknown): string {
@@ -184,6 +190,11 @@ function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);
 }
 
+/** At most `n` words: a string of `2n` characters or fewer cannot hold more. */
+export function maxWords(s: string, n: number): boolean {
+  return s.length <= 2 * n || wordCount(s) <= n;
+}
+
 /** Maximal runs of characters other than ASCII whitespace (`x-max-words`). */
 export function wordCount(s: string): number {
   let n = 0;
@@ -215,15 +226,23 @@ export function countValid(
   return n;
 }
 
+/** True when some pattern matches the name. */
+function matchesSome(patterns: readonly RegExp[], k: string): boolean {
+  for (const p of patterns) {
+    if (p.test(k)) return true;
+  }
+  return false;
+}
+
 /** True when the object has a name neither listed nor matched by a pattern. */
 export function hasUnknown(
   o: JsonObject,
   known: ReadonlySet<string>,
-  patterns: readonly RegExp[],
+  patterns?: readonly RegExp[],
 ): boolean {
   for (const k in o) {
     if (known.has(k)) continue;
-    if (patterns.some((p) => p.test(k))) continue;
+    if (patterns !== undefined && matchesSome(patterns, k)) continue;
     return true;
   }
   return false;
@@ -233,62 +252,96 @@ export function hasUnknown(
 export function isUnknown(
   k: string,
   known: ReadonlySet<string>,
-  patterns: readonly RegExp[],
+  patterns?: readonly RegExp[],
 ): boolean {
-  return !known.has(k) && !patterns.some((p) => p.test(k));
+  return !known.has(k) && (patterns === undefined || !matchesSome(patterns, k));
 }
 
 // Formats.
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIME = /^(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+// Dates and times are read character by character: no match arrays, no substrings.
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** The number written by the two ASCII digits at `i`, or -1. */
+function twoDigits(s: string, i: number): number {
+  const a = s.charCodeAt(i);
+  const b = s.charCodeAt(i + 1);
+  return isDigit(a) && isDigit(b) ? (a - 48) * 10 + (b - 48) : -1;
+}
 
 function daysIn(year: number, month: number): number {
   if (month === 2) {
     const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
     return leap ? 29 : 28;
   }
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-/** RFC 3339 `full-date`. */
-export function isDate(s: string): boolean {
-  const m = DATE.exec(s);
-  if (m === null) return false;
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (month < 1 || month > 12) return false;
-  return day >= 1 && day <= daysIn(Number(m[1]), month);
+/** RFC 3339 `full-date` (`YYYY-MM-DD`) in the ten characters from `i`. */
+function isDateAt(s: string, i: number): boolean {
+  const century = twoDigits(s, i);
+  const year = twoDigits(s, i + 2);
+  const month = twoDigits(s, i + 5);
+  const day = twoDigits(s, i + 8);
+  if (century < 0 || year < 0 || month < 1 || month > 12 || day < 1) {
+    return false;
+  }
+  if (s.charCodeAt(i + 4) !== 45 || s.charCodeAt(i + 7) !== 45) return false;
+  return day <= daysIn(century * 100 + year, month);
 }
 
-/** RFC 3339 `full-time`; a leap second only at 23:59:60 UTC. */
-export function isTime(s: string): boolean {
-  const m = TIME.exec(s);
-  if (m === null) return false;
-  const h = Number(m[1]);
-  const min = Number(m[2]);
-  const sec = Number(m[3]);
-  let oh = 0;
-  let om = 0;
-  if (m[6] !== undefined) {
-    oh = Number(m[7]);
-    om = Number(m[8]);
-    if (oh > 23 || om > 59) return false;
+/** RFC 3339 `full-time` from `i` to the end; a leap second only at 23:59:60 UTC. */
+function isTimeFrom(s: string, i: number): boolean {
+  const h = twoDigits(s, i);
+  const min = twoDigits(s, i + 3);
+  const sec = twoDigits(s, i + 6);
+  if (h < 0 || min < 0 || sec < 0) return false;
+  if (s.charCodeAt(i + 2) !== 58 || s.charCodeAt(i + 5) !== 58) return false;
+  let j = i + 8;
+  if (s.charCodeAt(j) === 46) {
+    const start = ++j;
+    while (isDigit(s.charCodeAt(j))) j++;
+    if (j === start) return false;
+  }
+  // The offset: `Z`, `z` or `±hh:mm`, ending the string.
+  const c = s.charCodeAt(j);
+  let offset = 0;
+  if (c === 90 || c === 122) {
+    if (j + 1 !== s.length) return false;
+  } else if (c === 43 || c === 45) {
+    const oh = twoDigits(s, j + 1);
+    const om = twoDigits(s, j + 4);
+    if (oh < 0 || om < 0 || s.charCodeAt(j + 3) !== 58) return false;
+    if (j + 6 !== s.length || oh > 23 || om > 59) return false;
+    offset = (c === 45 ? 1 : -1) * (oh * 60 + om);
+  } else {
+    return false;
   }
   if (h > 23 || min > 59 || sec > 60) return false;
   if (sec === 60) {
-    const sign = m[6] === "-" ? 1 : -1;
-    let utc = h * 60 + min + sign * (oh * 60 + om);
-    utc = ((utc % 1440) + 1440) % 1440;
+    const utc = (((h * 60 + min + offset) % 1440) + 1440) % 1440;
     return utc === 23 * 60 + 59;
   }
   return true;
 }
 
-/** RFC 3339 `date-time`. */
+/** RFC 3339 `full-date`. */
+export function isDate(s: string): boolean {
+  return s.length === 10 && isDateAt(s, 0);
+}
+
+/** RFC 3339 `full-time`; a leap second only at 23:59:60 UTC. */
+export function isTime(s: string): boolean {
+  return isTimeFrom(s, 0);
+}
+
+/** RFC 3339 `date-time`: `T` or `t` between the date and the time. */
 export function isDateTime(s: string): boolean {
-  const t = s.indexOf("T") >= 0 ? s.indexOf("T") : s.indexOf("t");
-  return t === 10 && isDate(s.slice(0, 10)) && isTime(s.slice(11));
+  const t = s.charCodeAt(10);
+  return (t === 84 || t === 116) && isDateAt(s, 0) && isTimeFrom(s, 11);
 }
 
 /** RFC 3339 appendix A duration: date units in `Y M D` order without gaps, an optional

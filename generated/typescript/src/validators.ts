@@ -10,9 +10,9 @@ import {
   isObject,
   isUnknown,
   maxLength,
+  maxWords,
   report,
   sub,
-  wordCount,
 } from "./runtime.js";
 import type { Path, Reporter } from "./runtime.js";
 
@@ -34,8 +34,8 @@ const P9 = new RegExp(
 );
 const P10 = new RegExp("^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}$", "u");
 
-const K0 = new Set<string>([]);
-const E1 = new Set<unknown>(["HOT", "WARM", "COLD"]);
+const E0 = new Set<unknown>(["HOT", "WARM", "COLD"]);
+const K1 = new Set<string>([]);
 const E2 = new Set<unknown>(["thesis", "paper"]);
 const E3 = new Set<unknown>([
   "introduction",
@@ -158,7 +158,7 @@ export function n0(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["contextReport"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "contextReport");
     }
@@ -219,27 +219,27 @@ export function n1(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["agentId"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "agentId");
     }
-    if (v["reportTimestamp"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "reportTimestamp");
     }
-    if (v["contextWindow"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "contextWindow");
     }
-    if (v["loadedProjects"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "loadedProjects");
     }
-    if (v["loadedTasks"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "loadedTasks");
     }
-    if (v["capabilities"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "capabilities");
     }
@@ -312,11 +312,11 @@ export function n5(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["totalTokens"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "totalTokens");
     }
-    if (v["availableTokens"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "availableTokens");
     }
@@ -401,19 +401,23 @@ export function n8(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p6 = v["freshness"];
-    if (p6 !== undefined && !n10(p6, sub(r, at, "freshness"), r)) {
+    if (p6 !== undefined && typeof p6 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "freshness"), "type", "string");
     }
-    if (v["projectId"] === undefined) {
+    if (p6 !== undefined && !E0.has(p6)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "freshness"), "enum");
+    }
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "projectId");
     }
-    if (v["filesLoaded"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "filesLoaded");
     }
-    if (v["sizeInTokens"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "sizeInTokens");
     }
@@ -430,7 +434,7 @@ export function n9(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     for (const k in v) {
-      if (isUnknown(k, K0, []) && !n4(v[k], sub(r, at, k), r)) {
+      if (isUnknown(k, K1) && !n4(v[k], sub(r, at, k), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -446,7 +450,7 @@ export function n10(v: unknown, at: Path, r: Reporter): boolean {
     if (r === null) return false;
     ok = report(r, at, "type", "string");
   }
-  if (!E1.has(v)) {
+  if (!E0.has(v)) {
     if (r === null) return false;
     ok = report(r, at, "enum");
   }
@@ -504,11 +508,11 @@ export function n12(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["taskId"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "taskId");
     }
-    if (v["relevantFiles"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "relevantFiles");
     }
@@ -572,11 +576,11 @@ export function n15(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["path"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "path");
     }
@@ -607,11 +611,11 @@ export function n16(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["canStartImmediately"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "canStartImmediately");
     }
-    if (v["needsContextLoad"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "needsContextLoad");
     }
@@ -727,23 +731,23 @@ export function n20(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["agentId"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "agentId");
     }
-    if (v["contextWindow"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "contextWindow");
     }
-    if (v["loadedProjects"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "loadedProjects");
     }
-    if (v["loadedTasks"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "loadedTasks");
     }
-    if (v["capabilities"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "capabilities");
     }
@@ -840,11 +844,11 @@ export function n24(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "payload"), "type", "object");
     }
-    if (v["kind"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "kind");
     }
-    if (v["payload"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "payload");
     }
@@ -969,29 +973,41 @@ export function n33(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["methods"];
-    if (p0 !== undefined && !n32(p0, sub(r, at, "methods"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "methods"), "type", "string");
+    }
+    if (p0 !== undefined && !E8.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "methods"), "enum");
     }
     const p1 = v["results"];
-    if (p1 !== undefined && !n32(p1, sub(r, at, "results"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "results"), "type", "string");
+    }
+    if (p1 !== undefined && !E8.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "results"), "enum");
     }
     const p2 = v["discussion"];
-    if (p2 !== undefined && !n32(p2, sub(r, at, "discussion"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "discussion"), "type", "string");
     }
-    if (v["methods"] === undefined) {
+    if (p2 !== undefined && !E8.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "discussion"), "enum");
+    }
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "methods");
     }
-    if (v["results"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "results");
     }
-    if (v["discussion"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "discussion");
     }
@@ -1064,38 +1080,54 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["heading_style"];
-    if (p0 !== undefined && !n34(p0, sub(r, at, "heading_style"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "heading_style"), "type", "string");
+    }
+    if (p0 !== undefined && !E9.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "heading_style"), "enum");
     }
     const p1 = v["figure_prefix"];
-    if (p1 !== undefined && !n35(p1, sub(r, at, "figure_prefix"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "figure_prefix"), "type", "string");
+    }
+    if (p1 !== undefined && !E10.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "figure_prefix"), "enum");
     }
     const p2 = v["table_prefix"];
-    if (p2 !== undefined && !n36(p2, sub(r, at, "table_prefix"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "table_prefix"), "type", "string");
+    }
+    if (p2 !== undefined && !E11.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "table_prefix"), "enum");
     }
     const p3 = v["equation_numbering"];
-    if (p3 !== undefined && !n37(p3, sub(r, at, "equation_numbering"), r)) {
+    if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "equation_numbering"), "type", "string");
     }
-    if (v["heading_style"] === undefined) {
+    if (p3 !== undefined && !E12.has(p3)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "equation_numbering"), "enum");
+    }
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "heading_style");
     }
-    if (v["figure_prefix"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "figure_prefix");
     }
-    if (v["table_prefix"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "table_prefix");
     }
-    if (v["equation_numbering"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "equation_numbering");
     }
@@ -1112,14 +1144,22 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n30(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "citation_style"), "type", "string");
+    }
+    if (p0 !== undefined && !E6.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "citation_style"), "enum");
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n31(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "methodology_type"), "type", "string");
+    }
+    if (p1 !== undefined && !E7.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "methodology_type"), "enum");
     }
     const p2 = v["tense_rules"];
     if (p2 !== undefined && !n33(p2, sub(r, at, "tense_rules"), r)) {
@@ -1136,11 +1176,11 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "evidence_standards"), "type", "object");
     }
-    if (v["citation_style"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "citation_style");
     }
-    if (v["methodology_type"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "methodology_type");
     }
@@ -1157,14 +1197,22 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n30(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "citation_style"), "type", "string");
+    }
+    if (p0 !== undefined && !E6.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "citation_style"), "enum");
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n31(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "methodology_type"), "type", "string");
+    }
+    if (p1 !== undefined && !E7.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "methodology_type"), "enum");
     }
     const p2 = v["tense_rules"];
     if (p2 !== undefined && !n33(p2, sub(r, at, "tense_rules"), r)) {
@@ -1176,19 +1224,19 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["citation_style"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "citation_style");
     }
-    if (v["methodology_type"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "methodology_type");
     }
-    if (v["tense_rules"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "tense_rules");
     }
-    if (v["formatting"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "formatting");
     }
@@ -1205,29 +1253,41 @@ export function n41(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["citation_style"];
-    if (p0 !== undefined && !n30(p0, sub(r, at, "citation_style"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "citation_style"), "type", "string");
+    }
+    if (p0 !== undefined && !E6.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "citation_style"), "enum");
     }
     const p1 = v["methodology_type"];
-    if (p1 !== undefined && !n31(p1, sub(r, at, "methodology_type"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "methodology_type"), "type", "string");
+    }
+    if (p1 !== undefined && !E7.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "methodology_type"), "enum");
     }
     const p2 = v["tense_for_section"];
-    if (p2 !== undefined && !n32(p2, sub(r, at, "tense_for_section"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "tense_for_section"), "type", "string");
     }
-    if (v["citation_style"] === undefined) {
+    if (p2 !== undefined && !E8.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "tense_for_section"), "enum");
+    }
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "citation_style");
     }
-    if (v["methodology_type"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "methodology_type");
     }
-    if (v["tense_for_section"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "tense_for_section");
     }
@@ -1263,11 +1323,11 @@ export function n42(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "first_use_chapter"), "type", "string");
     }
-    if (v["term"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "term");
     }
-    if (v["definition"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "definition");
     }
@@ -1294,9 +1354,13 @@ export function n43(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "chapter_title"), "type", "string");
     }
     const p2 = v["chapter_type"];
-    if (p2 !== undefined && !n27(p2, sub(r, at, "chapter_type"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_type"), "type", "string");
+    }
+    if (p2 !== undefined && !E3.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "chapter_type"), "enum");
     }
     const p3 = v["word_budget"];
     if (p3 !== undefined && !n4(p3, sub(r, at, "word_budget"), r)) {
@@ -1308,23 +1372,23 @@ export function n43(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["chapter_id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_id");
     }
-    if (v["chapter_title"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_title");
     }
-    if (v["chapter_type"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_type");
     }
-    if (v["word_budget"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "word_budget");
     }
-    if (v["sections"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "sections");
     }
@@ -1364,9 +1428,13 @@ export function n45(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "chapter_id"), "type", "string");
     }
     const p1 = v["status"];
-    if (p1 !== undefined && !n28(p1, sub(r, at, "status"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "status"), "type", "string");
+    }
+    if (p1 !== undefined && !E4.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "status"), "enum");
     }
     const p2 = v["summary"];
     if (p2 !== undefined && !n46(p2, sub(r, at, "summary"), r)) {
@@ -1388,27 +1456,27 @@ export function n45(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["chapter_id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_id");
     }
-    if (v["status"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "status");
     }
-    if (v["summary"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "summary");
     }
-    if (v["key_claims"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "key_claims");
     }
-    if (v["defined_terms"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "defined_terms");
     }
-    if (v["cross_references"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "cross_references");
     }
@@ -1424,7 +1492,7 @@ export function n46(v: unknown, at: Path, r: Reporter): boolean {
     ok = report(r, at, "type", "string");
   }
   if (typeof v === "string") {
-    if (wordCount(v) > 200) {
+    if (!maxWords(v, 200)) {
       if (r === null) return false;
       ok = report(r, at, "x-max-words", 200);
     }
@@ -1450,11 +1518,11 @@ export function n47(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["total"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "total");
     }
-    if (v["per_chapter"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "per_chapter");
     }
@@ -1481,9 +1549,13 @@ export function n48(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "title"), "type", "string");
     }
     const p2 = v["document_type"];
-    if (p2 !== undefined && !n26(p2, sub(r, at, "document_type"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "document_type"), "type", "string");
+    }
+    if (p2 !== undefined && !E2.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "document_type"), "enum");
     }
     const p3 = v["research_questions"];
     if (p3 !== undefined && !n44(p3, sub(r, at, "research_questions"), r)) {
@@ -1536,9 +1608,9 @@ export function n48(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p13 = v["venue"];
-    if (p13 !== undefined && !n52(p13, sub(r, at, "venue"), r)) {
+    if (p13 !== undefined && !(typeof p13 === "string" || p13 === null)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "venue"), "type", "string, null");
     }
     const p14 = v["submission_deadline"];
     if (p14 !== undefined && !n22(p14, sub(r, at, "submission_deadline"), r)) {
@@ -1555,31 +1627,31 @@ export function n48(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["project_id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "project_id");
     }
-    if (v["title"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "title");
     }
-    if (v["research_questions"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "research_questions");
     }
-    if (v["contributions"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "contributions");
     }
-    if (v["terminology_glossary"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "terminology_glossary");
     }
-    if (v["style_guide"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "style_guide");
     }
-    if (v["chapter_structure"] === undefined) {
+    if (p8 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_structure");
     }
@@ -1685,31 +1757,35 @@ export function n53(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "writer_type"), "type", "string");
     }
     const p5 = v["status"];
-    if (p5 !== undefined && !n29(p5, sub(r, at, "status"), r)) {
+    if (p5 !== undefined && typeof p5 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "status"), "type", "string");
     }
-    if (v["section_id"] === undefined) {
+    if (p5 !== undefined && !E5.has(p5)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "status"), "enum");
+    }
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_id");
     }
-    if (v["section_title"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_title");
     }
-    if (v["word_budget"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "word_budget");
     }
-    if (v["dependencies"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "dependencies");
     }
-    if (v["writer_type"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "writer_type");
     }
-    if (v["status"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "status");
     }
@@ -1756,9 +1832,13 @@ export function n54(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "chapter_title"), "type", "string");
     }
     const p6 = v["chapter_type"];
-    if (p6 !== undefined && !n27(p6, sub(r, at, "chapter_type"), r)) {
+    if (p6 !== undefined && typeof p6 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "chapter_type"), "type", "string");
+    }
+    if (p6 !== undefined && !E3.has(p6)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "chapter_type"), "enum");
     }
     const p7 = v["chapter_objectives"];
     if (p7 !== undefined && !n44(p7, sub(r, at, "chapter_objectives"), r)) {
@@ -1826,71 +1906,71 @@ export function n54(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "remaining_budget"), "type", "integer");
     }
-    if (v["parent_summary"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "parent_summary");
     }
-    if (v["project_id"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "project_id");
     }
-    if (v["document_title"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "document_title");
     }
-    if (v["chapter_number"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_number");
     }
-    if (v["chapter_id"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_id");
     }
-    if (v["chapter_title"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_title");
     }
-    if (v["chapter_type"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_type");
     }
-    if (v["chapter_objectives"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_objectives");
     }
-    if (v["research_questions_addressed"] === undefined) {
+    if (p8 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "research_questions_addressed");
     }
-    if (v["contributions_supported"] === undefined) {
+    if (p9 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "contributions_supported");
     }
-    if (v["section_assignments"] === undefined) {
+    if (p10 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_assignments");
     }
-    if (v["terminology_subset"] === undefined) {
+    if (p13 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "terminology_subset");
     }
-    if (v["style_guide"] === undefined) {
+    if (p14 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "style_guide");
     }
-    if (v["chapter_citations"] === undefined) {
+    if (p15 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_citations");
     }
-    if (v["required_citations"] === undefined) {
+    if (p16 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "required_citations");
     }
-    if (v["word_budget"] === undefined) {
+    if (p17 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "word_budget");
     }
-    if (v["remaining_budget"] === undefined) {
+    if (p18 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "remaining_budget");
     }
@@ -1906,7 +1986,7 @@ export function n55(v: unknown, at: Path, r: Reporter): boolean {
     ok = report(r, at, "type", "string");
   }
   if (typeof v === "string") {
-    if (wordCount(v) > 500) {
+    if (!maxWords(v, 500)) {
       if (r === null) return false;
       ok = report(r, at, "x-max-words", 500);
     }
@@ -2064,71 +2144,71 @@ export function n59(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["chapter_summary"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_summary");
     }
-    if (v["project_id"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "project_id");
     }
-    if (v["chapter_id"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_id");
     }
-    if (v["chapter_title"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_title");
     }
-    if (v["section_id"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_id");
     }
-    if (v["section_title"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_title");
     }
-    if (v["section_number"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_number");
     }
-    if (v["section_objectives"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_objectives");
     }
-    if (v["key_points"] === undefined) {
+    if (p8 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "key_points");
     }
-    if (v["relevant_research_files"] === undefined) {
+    if (p11 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "relevant_research_files");
     }
-    if (v["relevant_notes"] === undefined) {
+    if (p12 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "relevant_notes");
     }
-    if (v["required_citations"] === undefined) {
+    if (p13 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "required_citations");
     }
-    if (v["available_citations"] === undefined) {
+    if (p14 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "available_citations");
     }
-    if (v["terminology_to_use"] === undefined) {
+    if (p15 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "terminology_to_use");
     }
-    if (v["terms_to_define"] === undefined) {
+    if (p16 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "terms_to_define");
     }
-    if (v["style_guide"] === undefined) {
+    if (p17 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "style_guide");
     }
-    if (v["word_budget"] === undefined) {
+    if (p18 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "word_budget");
     }
@@ -2144,7 +2224,7 @@ export function n60(v: unknown, at: Path, r: Reporter): boolean {
     ok = report(r, at, "type", "string");
   }
   if (typeof v === "string") {
-    if (wordCount(v) > 300) {
+    if (!maxWords(v, 300)) {
       if (r === null) return false;
       ok = report(r, at, "x-max-words", 300);
     }
@@ -2231,9 +2311,13 @@ export function n64(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "issue_id"), "type", "string");
     }
     const p1 = v["severity"];
-    if (p1 !== undefined && !n62(p1, sub(r, at, "severity"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "severity"), "type", "string");
+    }
+    if (p1 !== undefined && !E14.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "severity"), "enum");
     }
     const p2 = v["category"];
     if (p2 !== undefined && typeof p2 !== "string") {
@@ -2260,31 +2344,31 @@ export function n64(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "auto_fixable"), "type", "boolean");
     }
-    if (v["issue_id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "issue_id");
     }
-    if (v["severity"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "severity");
     }
-    if (v["category"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "category");
     }
-    if (v["location"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "location");
     }
-    if (v["description"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "description");
     }
-    if (v["recommendation"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "recommendation");
     }
-    if (v["auto_fixable"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "auto_fixable");
     }
@@ -2315,15 +2399,15 @@ export function n65(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "section_context"), "type", "boolean");
     }
-    if (v["thesis_context"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "thesis_context");
     }
-    if (v["chapter_context"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "chapter_context");
     }
-    if (v["section_context"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "section_context");
     }
@@ -2355,9 +2439,13 @@ export function n66(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "target_file"), "type", "string");
     }
     const p3 = v["target_type"];
-    if (p3 !== undefined && !n61(p3, sub(r, at, "target_type"), r)) {
+    if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "target_type"), "type", "string");
+    }
+    if (p3 !== undefined && !E13.has(p3)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "target_type"), "enum");
     }
     const p4 = v["timestamp"];
     if (p4 !== undefined && !n3(p4, sub(r, at, "timestamp"), r)) {
@@ -2419,67 +2507,67 @@ export function n66(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["report_id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "report_id");
     }
-    if (v["agent_id"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "agent_id");
     }
-    if (v["target_file"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "target_file");
     }
-    if (v["target_type"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "target_type");
     }
-    if (v["timestamp"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "timestamp");
     }
-    if (v["duration_ms"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "duration_ms");
     }
-    if (v["passed"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "passed");
     }
-    if (v["score"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "score");
     }
-    if (v["category_scores"] === undefined) {
+    if (p8 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "category_scores");
     }
-    if (v["issues"] === undefined) {
+    if (p9 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "issues");
     }
-    if (v["summary"] === undefined) {
+    if (p10 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "summary");
     }
-    if (v["critical_count"] === undefined) {
+    if (p11 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "critical_count");
     }
-    if (v["major_count"] === undefined) {
+    if (p12 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "major_count");
     }
-    if (v["minor_count"] === undefined) {
+    if (p13 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "minor_count");
     }
-    if (v["suggestion_count"] === undefined) {
+    if (p14 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "suggestion_count");
     }
-    if (v["context_used"] === undefined) {
+    if (p15 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "context_used");
     }
@@ -2557,11 +2645,11 @@ export function n70(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["date"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "date");
     }
-    if (v["time_range"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "time_range");
     }
@@ -2682,7 +2770,7 @@ export function n78(v: unknown, at: Path, r: Reporter): boolean {
     ok = report(r, at, "type", "object");
   }
   if (isObject(v)) {
-    if (hasUnknown(v, K22, [])) {
+    if (hasUnknown(v, K22)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
@@ -2708,15 +2796,15 @@ export function n79(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (hasUnknown(v, K23, [])) {
+    if (hasUnknown(v, K23)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["attendee_message"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_message");
     }
-    if (v["alternatives_proposed"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "alternatives_proposed");
     }
@@ -2742,15 +2830,15 @@ export function n80(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "unusual_reason"), "type", "string");
     }
-    if (hasUnknown(v, K24, [])) {
+    if (hasUnknown(v, K24)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["attendee_message"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_message");
     }
-    if (v["unusual_reason"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "unusual_reason");
     }
@@ -2776,15 +2864,15 @@ export function n81(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "uncertainty_reason"), "type", "string");
     }
-    if (hasUnknown(v, K25, [])) {
+    if (hasUnknown(v, K25)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["attendee_message"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_message");
     }
-    if (v["uncertainty_reason"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "uncertainty_reason");
     }
@@ -2841,33 +2929,37 @@ export function n82(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n72(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "type", "string");
+    }
+    if (p0 !== undefined && !E16.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "type"), "enum");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n52(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && !(typeof p1 === "string" || p1 === null)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string, null");
     }
     const p2 = v["metadata"];
     if (p2 !== undefined && !isObject(p2)) {
       if (r === null) return false;
       ok = report(r, sub(r, at, "metadata"), "type", "object");
     }
-    if (hasUnknown(v, K26, [])) {
+    if (hasUnknown(v, K26)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
-    if (v["metadata"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "metadata");
     }
@@ -2890,11 +2982,11 @@ export function n84(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n85(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Initiate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -2917,9 +3009,9 @@ export function n86(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n87(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && p0 !== null) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -2955,11 +3047,11 @@ export function n89(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n90(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Reply") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -2982,9 +3074,13 @@ export function n91(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n73(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E17.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3010,11 +3106,11 @@ export function n93(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n94(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Wait") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3037,9 +3133,13 @@ export function n95(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n74(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E18.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3065,11 +3165,11 @@ export function n97(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n98(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Follow_up") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3102,11 +3202,11 @@ export function n100(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n101(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Confirm") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3129,9 +3229,13 @@ export function n102(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n75(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E19.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3157,11 +3261,11 @@ export function n104(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3184,9 +3288,13 @@ export function n106(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n76(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E20.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
   }
   return ok;
@@ -3207,20 +3315,20 @@ export function n108(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n109(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "alternatives_proposed") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3266,20 +3374,20 @@ export function n112(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n113(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "unusual") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3325,20 +3433,20 @@ export function n116(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n117(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "internal") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3384,11 +3492,11 @@ export function n120(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n121(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Close") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3411,9 +3519,13 @@ export function n122(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n77(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E21.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3493,11 +3605,11 @@ export function n127(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (hasUnknown(v, K31, [])) {
+    if (hasUnknown(v, K31)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["alternatives"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "alternatives");
     }
@@ -3536,11 +3648,11 @@ export function n129(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "conflict_summary"), "type", "string");
     }
-    if (hasUnknown(v, K32, [])) {
+    if (hasUnknown(v, K32)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["conflict_summary"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "conflict_summary");
     }
@@ -3581,9 +3693,13 @@ export function n130(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n123(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "type", "string");
+    }
+    if (p0 !== undefined && !E27.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "type"), "enum");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && typeof p1 !== "string") {
@@ -3595,19 +3711,19 @@ export function n130(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "metadata"), "type", "object");
     }
-    if (hasUnknown(v, K33, [])) {
+    if (hasUnknown(v, K33)) {
       if (r === null) return false;
       ok = report(r, at, "additionalProperties");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
-    if (v["metadata"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "metadata");
     }
@@ -3630,11 +3746,11 @@ export function n132(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n133(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Coordination in progress") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3657,9 +3773,13 @@ export function n134(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n124(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E28.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3685,11 +3805,11 @@ export function n136(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3712,9 +3832,13 @@ export function n138(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n125(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E29.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
   }
   return ok;
@@ -3735,20 +3859,20 @@ export function n140(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n141(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && !E34.has(p1)) {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3794,20 +3918,20 @@ export function n144(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n145(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "reschedule") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3853,20 +3977,20 @@ export function n148(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n149(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "resolve_conflict") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -3912,11 +4036,11 @@ export function n152(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n153(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Complete") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -3939,9 +4063,13 @@ export function n154(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["subtype"];
-    if (p0 !== undefined && !n126(p0, sub(r, at, "subtype"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "type", "string");
+    }
+    if (p0 !== undefined && !E30.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "subtype"), "enum");
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3971,9 +4099,13 @@ export function n155(v: unknown, at: Path, r: Reporter): boolean {
       ok = report(r, sub(r, at, "reason"), "type", "string");
     }
     const p2 = v["engagement"];
-    if (p2 !== undefined && !n69(p2, sub(r, at, "engagement"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "engagement"), "type", "string");
+    }
+    if (p2 !== undefined && !E15.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "engagement"), "enum");
     }
     const p3 = v["next_action"];
     if (p3 !== undefined && !n82(p3, sub(r, at, "next_action"), r)) {
@@ -3988,23 +4120,23 @@ export function n155(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["score"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "score");
     }
-    if (v["reason"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "reason");
     }
-    if (v["engagement"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "engagement");
     }
-    if (v["next_action"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "next_action");
     }
-    if (v["suggested_alternative_times"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "suggested_alternative_times");
     }
@@ -4053,15 +4185,15 @@ export function n157(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["score"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "score");
     }
-    if (v["reason"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "reason");
     }
-    if (v["next_action"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "next_action");
     }
@@ -4087,11 +4219,11 @@ export function n158(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["start"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "start");
     }
-    if (v["end"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "end");
     }
@@ -4132,19 +4264,19 @@ export function n159(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["attendee_email"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_email");
     }
-    if (v["attendee_name"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_name");
     }
-    if (v["is_internal"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "is_internal");
     }
-    if (v["attendee_analysis"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_analysis");
     }
@@ -4225,39 +4357,39 @@ export function n162(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["title"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "title");
     }
-    if (v["duration"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "duration");
     }
-    if (v["location"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "location");
     }
-    if (v["timezone"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "timezone");
     }
-    if (v["date"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "date");
     }
-    if (v["private"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "private");
     }
-    if (v["attendees"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendees");
     }
-    if (v["created_at"] === undefined) {
+    if (p7 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "created_at");
     }
-    if (v["event_analysis"] === undefined) {
+    if (p8 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "event_analysis");
     }
@@ -4332,9 +4464,13 @@ export function n167(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["direction"];
-    if (p0 !== undefined && !n166(p0, sub(r, at, "direction"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "direction"), "type", "string");
+    }
+    if (p0 !== undefined && !E35.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "direction"), "enum");
     }
     const p1 = v["email"];
     if (p1 !== undefined && typeof p1 !== "string") {
@@ -4351,19 +4487,19 @@ export function n167(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["direction"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "direction");
     }
-    if (v["email"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "email");
     }
-    if (v["content"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "content");
     }
-    if (v["timestamp"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "timestamp");
     }
@@ -4414,27 +4550,27 @@ export function n168(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["attendee_email"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_email");
     }
-    if (v["attendee_name"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_name");
     }
-    if (v["is_internal"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "is_internal");
     }
-    if (v["conv_history"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "conv_history");
     }
-    if (v["followup_date"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "followup_date");
     }
-    if (v["attendee_analysis"] === undefined) {
+    if (p6 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_analysis");
     }
@@ -4499,15 +4635,15 @@ export function n171(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["attendee_analysis"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "attendee_analysis");
     }
-    if (v["event_analysis"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "event_analysis");
     }
-    if (v["follow_up_date"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "follow_up_date");
     }
@@ -4558,27 +4694,27 @@ export function n172(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["schema_version"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "schema_version");
     }
-    if (v["session_id"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "session_id");
     }
-    if (v["source_agent"] === undefined) {
+    if (p2 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "source_agent");
     }
-    if (v["target_agent"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "target_agent");
     }
-    if (v["timestamp"] === undefined) {
+    if (p4 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "timestamp");
     }
-    if (v["payload"] === undefined) {
+    if (p5 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "payload");
     }
@@ -4633,25 +4769,37 @@ export function n174(v: unknown, at: Path, r: Reporter): boolean {
       ok = false;
     }
     const p1 = v["family"];
-    if (p1 !== undefined && !n176(p1, sub(r, at, "family"), r)) {
+    if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "family"), "type", "string");
+    }
+    if (p1 !== undefined && !E36.has(p1)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "family"), "enum");
     }
     const p2 = v["cognitive_mode"];
-    if (p2 !== undefined && !n177(p2, sub(r, at, "cognitive_mode"), r)) {
+    if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "cognitive_mode"), "type", "string");
+    }
+    if (p2 !== undefined && !E37.has(p2)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "cognitive_mode"), "enum");
     }
     const p3 = v["model"];
-    if (p3 !== undefined && !n178(p3, sub(r, at, "model"), r)) {
+    if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "model"), "type", "string");
     }
-    if (v["id"] === undefined) {
+    if (p3 !== undefined && !E38.has(p3)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "model"), "enum");
+    }
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "id");
     }
-    if (v["family"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "family");
     }
@@ -4732,11 +4880,11 @@ export function n180(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["family"];
-    if (p0 !== undefined && !n181(p0, sub(r, at, "family"), r)) {
+    if (p0 !== undefined && p0 !== "ps") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "family"), "const");
     }
-    if (v["family"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "family");
     }
@@ -4794,11 +4942,11 @@ export function n185(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["family"];
-    if (p0 !== undefined && !n186(p0, sub(r, at, "family"), r)) {
+    if (p0 !== undefined && p0 !== "nse") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "family"), "const");
     }
-    if (v["family"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "family");
     }
@@ -4856,11 +5004,11 @@ export function n190(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["family"];
-    if (p0 !== undefined && !n191(p0, sub(r, at, "family"), r)) {
+    if (p0 !== undefined && p0 !== "orch") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "family"), "const");
     }
-    if (v["family"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "family");
     }
@@ -4946,11 +5094,11 @@ export function n194(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["key_findings"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "key_findings");
     }
-    if (v["confidence"] === undefined) {
+    if (p3 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "confidence");
     }
@@ -4994,11 +5142,11 @@ export function n196(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "summary"), "type", "string");
     }
-    if (v["id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "id");
     }
-    if (v["summary"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "summary");
     }
@@ -5058,11 +5206,11 @@ export function n199(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "question"), "type", "string");
     }
-    if (v["id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "id");
     }
-    if (v["question"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "question");
     }
@@ -5122,11 +5270,11 @@ export function n202(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = report(r, sub(r, at, "description"), "type", "string");
     }
-    if (v["id"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "id");
     }
-    if (v["description"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "description");
     }
@@ -5173,7 +5321,7 @@ export function n204(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["overall"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "overall");
     }
@@ -5240,20 +5388,24 @@ export function n207(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n208(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "type", "string");
+    }
+    if (p0 !== undefined && !E39.has(p0)) {
+      if (r === null) return false;
+      ok = report(r, sub(r, at, "type"), "enum");
     }
     const p1 = v["path"];
     if (p1 !== undefined && !n209(p1, sub(r, at, "path"), r)) {
       if (r === null) return false;
       ok = false;
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["path"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "path");
     }
@@ -5304,7 +5456,7 @@ export function n210(v: unknown, at: Path, r: Reporter): boolean {
       if (r === null) return false;
       ok = false;
     }
-    if (v["depth"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "depth");
     }

@@ -6,7 +6,8 @@
 use askama::Template;
 use serde_json::Value;
 
-use super::{fits, num_lit, str_lit, ts_literal, Ctx, Import, GENERATED};
+use super::layout::{lay_lit, Before, Lit};
+use super::{fits, json_lit, num_lit, str_lit, ts_literal, Ctx, Import, GENERATED};
 use crate::ir::{Check, Format, JsonType, Node};
 
 /// Names on `Object.prototype`: reading them needs an own-property test.
@@ -42,14 +43,9 @@ pub(crate) struct PatternConst {
     inline: bool,
 }
 
-/// A module-level constant holding a list (`new Set([...])` or an array).
+/// A module-level constant holding a list (`new Set([...])` or an array), laid out.
 pub(crate) struct ListConst {
-    name: String,
-    /// The text before the items (`new Set<unknown>(`), without the bracket.
-    open: String,
-    close: &'static str,
-    items: Vec<String>,
-    inline: bool,
+    lines: Vec<String>,
 }
 
 pub(crate) struct NodeView {
@@ -83,6 +79,8 @@ pub(crate) struct Cond {
     pub parts: Vec<String>,
     /// On one line; otherwise one part per line, as prettier breaks `&&` chains.
     pub inline: bool,
+    /// When not inline: the lines between `if (` and `) {`, indented.
+    pub lines: Vec<String>,
 }
 
 pub(crate) struct Report {
@@ -98,7 +96,23 @@ struct Builder<'c> {
     runtime: std::collections::BTreeSet<&'static str>,
     /// Locals declared so far in the current node.
     locals: usize,
+    /// The `Set`s of scalar enumerations so far: (items as written, constant name).
+    enum_sets: Vec<(String, String)>,
+    /// Properties read into locals in the current object block: (name, local).
+    read: Vec<(String, String)>,
     keys: Vec<KeyConst>,
+    /// The bodies of the functions the object checks of the current node are split into.
+    parts: Vec<Vec<Line>>,
+}
+
+/// Most object checks one function holds. With many more, the nesting of the control flow of
+/// the function body exceeds what TypeScript analyses (TS2563, as for the hundreds of
+/// properties of Cargo's lint tables); the checks then go to several functions, in order.
+const MAX_OBJECT_CHECKS: usize = 200;
+
+/// The name of the `j`th function holding part of node `i`'s object checks.
+fn part_name(i: usize, j: usize) -> String {
+    format!("n{i}_{}", j + 1)
 }
 
 /// Longest property-name literal written inline; longer ones become constants.
@@ -112,15 +126,26 @@ pub(crate) struct KeyConst {
 }
 
 pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
-    let mut b = Builder { ctx, consts: Vec::new(), runtime: Default::default(), locals: 0, keys: Vec::new() };
+    let mut b =
+        Builder {
+        ctx,
+        consts: Vec::new(),
+        runtime: Default::default(),
+        locals: 0,
+        read: Vec::new(),
+        enum_sets: Vec::new(),
+        keys: Vec::new(),
+        parts: Vec::new(),
+    };
     b.runtime.insert("report");
     let mut nodes = Vec::new();
     for (i, node) in ctx.ir.program.nodes.iter().enumerate() {
-        nodes.push(NodeView {
-            name: format!("n{i}"),
-            origin: node.origin.to_string().replace("*/", "*\\/"),
-            lines: b.node(node),
-        });
+        let origin = node.origin.to_string().replace("*/", "*\\/");
+        let lines = b.node(i, node);
+        nodes.push(NodeView { name: format!("n{i}"), origin: origin.clone(), lines });
+        for (j, lines) in b.parts.drain(..).enumerate() {
+            nodes.push(NodeView { name: part_name(i, j), origin: format!("{origin} (part {})", j + 1), lines });
+        }
     }
     let patterns = ctx
         .ir
@@ -146,11 +171,17 @@ fn indent(depth: usize) -> String {
     "  ".repeat(depth)
 }
 
-impl Builder<'_> {
-    fn list_const(&mut self, prefix: &str, open: &str, close: &'static str, items: Vec<String>) -> String {
+impl<'c> Builder<'c> {
+    /// A module-level constant `const X = open[items]close;`, laid out.
+    fn list_const(&mut self, prefix: &str, open: &str, close: &'static str, items: Vec<Lit>) -> String {
         let name = format!("{prefix}{}", self.consts.len());
-        let inline = fits(0, &format!("const {name} = {open}[{}]{close};", items.join(", ")));
-        self.consts.push(ListConst { name: name.clone(), open: open.to_string(), close, items, inline });
+        let (before, head) = if open.is_empty() {
+            (Before::Operator, format!("const {name} = "))
+        } else {
+            (Before::Nothing, format!("const {name} = {open}"))
+        };
+        let lines = lay_lit(&Lit::Array(items), before, &head, 0, &format!("{close};"));
+        self.consts.push(ListConst { lines });
         name
     }
 
@@ -161,7 +192,14 @@ impl Builder<'_> {
 
     fn cond(depth: usize, parts: Vec<String>) -> Cond {
         let inline = fits(depth * 2, &format!("if ({}) {{", parts.join(" && ")));
-        Cond { parts, inline }
+        let mut lines = Vec::new();
+        if !inline {
+            for (i, p) in parts.iter().enumerate() {
+                let tail = if i + 1 < parts.len() { " &&" } else { "" };
+                part_lines(p, depth * 2 + 2, tail, parts.len() == 1, &mut lines);
+            }
+        }
+        Cond { parts, inline, lines }
     }
 
     fn check(&mut self, lines: &mut Vec<Line>, depth: usize, parts: Vec<String>, report: Option<(&str, &str, Option<String>)>) {
@@ -231,8 +269,46 @@ impl Builder<'_> {
         format!("sub(r, at, {key})")
     }
 
-    fn node(&mut self, node: &Node) -> Vec<Line> {
+    /// The statements of an object check, one per property or name.
+    fn object_check_count(&self, c: &Check) -> usize {
+        match c {
+            Check::Properties(ps) => {
+                ps.iter().filter(|(_, n)| !self.ctx.ir.program.nodes[*n].is_trivial()).count()
+            }
+            Check::Required(names) => names.len(),
+            Check::DependentRequired(deps) => deps.iter().map(|(_, r)| r.len()).sum(),
+            Check::DependentSchemas(deps) => deps.len(),
+            _ => 1,
+        }
+    }
+
+    /// The object checks in parts of at most [`MAX_OBJECT_CHECKS`] statements, in order.
+    fn object_parts(&self, checks: &[&Check]) -> Vec<Vec<Check>> {
+        let mut units: Vec<Check> = Vec::new();
+        for c in checks {
+            match c {
+                Check::Properties(ps) => units.extend(ps.iter().map(|p| Check::Properties(vec![p.clone()]))),
+                Check::Required(names) => units.extend(names.iter().map(|n| Check::Required(vec![n.clone()]))),
+                c => units.push((*c).clone()),
+            }
+        }
+        let mut parts: Vec<Vec<Check>> = vec![Vec::new()];
+        let mut count = 0;
+        for u in units {
+            let n = self.object_check_count(&u);
+            if count + n > MAX_OBJECT_CHECKS && count > 0 {
+                parts.push(Vec::new());
+                count = 0;
+            }
+            count += n;
+            parts.last_mut().expect("a part").push(u);
+        }
+        parts
+    }
+
+    fn node(&mut self, index: usize, node: &Node) -> Vec<Line> {
         self.locals = 0;
+        self.read.clear();
         let mut lines = Vec::new();
         let mut strings = Vec::new();
         let mut numbers = Vec::new();
@@ -278,6 +354,24 @@ impl Builder<'_> {
             if checks.is_empty() {
                 continue;
             }
+            let count: usize = checks.iter().map(|c| self.object_check_count(c)).sum();
+            if test.starts_with("isObject") && count > MAX_OBJECT_CHECKS {
+                for part in self.object_parts(&checks) {
+                    self.locals = 0;
+                    self.read.clear();
+                    let mut body = Vec::new();
+                    self.use_rt("isObject");
+                    body.push(Line { indent: indent(1), kind: LineKind::Block { test: test.to_string() } });
+                    for c in &part {
+                        self.typed_check(&mut body, c);
+                    }
+                    body.push(Line { indent: indent(1), kind: LineKind::Close });
+                    let name = part_name(index, self.parts.len());
+                    self.parts.push(body);
+                    self.check(&mut lines, 1, vec![format!("!{name}(v, at, r)")], None);
+                }
+                continue;
+            }
             if test.starts_with("isArray") {
                 self.use_rt("isArray");
             }
@@ -298,36 +392,9 @@ impl Builder<'_> {
         let d = 1;
         match c {
             Check::False => self.check(lines, d, vec!["true".into()], Some(("at", "false", None))),
-            Check::Type(ts) => {
-                let tests: Vec<String> = ts.iter().map(|t| self.type_test(*t)).collect();
-                let names = ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
-                let cond = if tests.len() == 1 { negate(&tests[0]) } else { format!("!({})", tests.join(" || ")) };
-                self.check(lines, d, vec![cond], Some(("at", "type", Some(str_lit(&names)))));
-            }
-            Check::Const(v) => {
-                let cond = match v {
-                    Value::Null | Value::Bool(_) | Value::String(_) => format!("v !== {}", ts_literal(v)),
-                    Value::Number(_) => format!("v !== {}", ts_literal(v)),
-                    _ => {
-                        self.use_rt("includes");
-                        let name = self.list_const("C", "", "", vec![ts_literal(v)]);
-                        format!("!includes({name}, v)")
-                    }
-                };
-                self.check(lines, d, vec![cond], Some(("at", "const", None)));
-            }
-            Check::Enum(vs) => {
-                let scalar = vs.iter().all(|v| !v.is_object() && !v.is_array());
-                let items: Vec<String> = vs.iter().map(ts_literal).collect();
-                let cond = if scalar {
-                    let name = self.list_const("E", "new Set<unknown>(", ")", items);
-                    format!("!{name}.has(v)")
-                } else {
-                    self.use_rt("includes");
-                    let name = self.list_const("E", "", "", items);
-                    format!("!includes({name}, v)")
-                };
-                self.check(lines, d, vec![cond], Some(("at", "enum", None)));
+            Check::Type(_) | Check::Const(_) | Check::Enum(_) => {
+                let (cond, keyword, param) = self.value_fail(c, "v");
+                self.check(lines, d, vec![cond], Some(("at", keyword, param)));
             }
             Check::Ref(n) => self.check(lines, d, vec![format!("!{}", self.call(*n, "v", "at"))], None),
             Check::AnyOf(ns) => {
@@ -335,7 +402,7 @@ impl Builder<'_> {
                 self.check(lines, d, parts, Some(("at", "anyOf", None)));
             }
             Check::OneOf(ns) => {
-                let items: Vec<String> = ns.iter().map(|n| format!("n{}", self.target(*n))).collect();
+                let items: Vec<Lit> = ns.iter().map(|n| Lit::Word(format!("n{}", self.target(*n)))).collect();
                 let name = self.list_const("B", "", "", items);
                 self.use_rt("countMatches");
                 self.check(lines, d, vec![format!("countMatches(v, {name}) !== 1")], Some(("at", "oneOf", None)));
@@ -357,22 +424,79 @@ impl Builder<'_> {
         }
     }
 
-    fn type_test(&mut self, t: JsonType) -> String {
+    /// The passing test of a single JSON type on a value expression.
+    fn type_test(&mut self, t: JsonType, value: &str) -> String {
         match t {
-            JsonType::Null => "v === null".into(),
-            JsonType::Boolean => "typeof v === \"boolean\"".into(),
+            JsonType::Null => format!("{value} === null"),
+            JsonType::Boolean => format!("typeof {value} === \"boolean\""),
             JsonType::Object => {
                 self.use_rt("isObject");
-                "isObject(v)".into()
+                format!("isObject({value})")
             }
             JsonType::Array => {
                 self.use_rt("isArray");
-                "isArray(v)".into()
+                format!("isArray({value})")
             }
-            JsonType::Number => "typeof v === \"number\"".into(),
-            JsonType::String => "typeof v === \"string\"".into(),
-            JsonType::Integer => "Number.isInteger(v)".into(),
+            JsonType::Number => format!("typeof {value} === \"number\""),
+            JsonType::String => format!("typeof {value} === \"string\""),
+            JsonType::Integer => format!("Number.isInteger({value})"),
         }
+    }
+
+    /// A `type`, `const` or `enum` check on a value expression: the failing condition, the
+    /// keyword and the parameter reported.
+    fn value_fail(&mut self, c: &Check, value: &str) -> (String, &'static str, Option<String>) {
+        match c {
+            Check::Type(ts) => {
+                let names = ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
+                let cond = match ts.as_slice() {
+                    [t] => self.type_fail(*t, value),
+                    ts => {
+                        let tests: Vec<String> = ts.iter().map(|t| self.type_test(*t, value)).collect();
+                        format!("!({})", tests.join(" || "))
+                    }
+                };
+                (cond, "type", Some(str_lit(&names)))
+            }
+            Check::Const(v) => {
+                let cond = match v {
+                    Value::Null | Value::Bool(_) | Value::String(_) | Value::Number(_) => {
+                        format!("{value} !== {}", ts_literal(v))
+                    }
+                    _ => {
+                        self.use_rt("includes");
+                        let name = self.list_const("C", "", "", vec![json_lit(v)]);
+                        format!("!includes({name}, {value})")
+                    }
+                };
+                (cond, "const", None)
+            }
+            Check::Enum(vs) => {
+                let scalar = vs.iter().all(|v| !v.is_object() && !v.is_array());
+                let items: Vec<Lit> = vs.iter().map(json_lit).collect();
+                let cond = if scalar {
+                    let name = self.enum_set(items);
+                    format!("!{name}.has({value})")
+                } else {
+                    self.use_rt("includes");
+                    let name = self.list_const("E", "", "", items);
+                    format!("!includes({name}, {value})")
+                };
+                (cond, "enum", None)
+            }
+            _ => unreachable!("not a check on the value alone"),
+        }
+    }
+
+    /// The `Set` of a scalar enumeration, shared by every check of the same values.
+    fn enum_set(&mut self, items: Vec<Lit>) -> String {
+        let key = Lit::Array(items.clone()).flat();
+        if let Some((_, name)) = self.enum_sets.iter().find(|(k, _)| *k == key) {
+            return name.clone();
+        }
+        let name = self.list_const("E", "new Set<unknown>(", ")", items);
+        self.enum_sets.push((key, name.clone()));
+        name
     }
 
     /// The failing test of a single JSON type on a value expression.
@@ -394,13 +518,20 @@ impl Builder<'_> {
         }
     }
 
-    /// The type of a child node that checks nothing but one JSON type: such a node is
-    /// checked inline instead of called.
-    fn leaf_type(&self, node: usize) -> Option<JsonType> {
-        match self.ctx.ir.program.nodes[self.target(node)].checks.as_slice() {
-            [Check::Type(ts)] if ts.len() == 1 => Some(ts[0]),
-            _ => None,
-        }
+    /// The checks of a child node that checks nothing but its value's JSON type, a scalar
+    /// constant or an enumeration of scalars (at most three checks): such a node is checked
+    /// inline, check by check, instead of called.
+    fn leaf_checks(&self, node: usize) -> Option<&'c [Check]> {
+        let ir: &'c crate::ir::Ir = self.ctx.ir;
+        let checks = ir.program.nodes[self.target(node)].checks.as_slice();
+        let scalar = |v: &Value| !v.is_object() && !v.is_array();
+        let inline = |c: &Check| match c {
+            Check::Type(_) => true,
+            Check::Const(v) => scalar(v),
+            Check::Enum(vs) => vs.iter().all(scalar),
+            _ => false,
+        };
+        (!checks.is_empty() && checks.len() <= 3 && checks.iter().all(inline)).then_some(checks)
     }
 
     /// Checks inside a JSON-type block (depth 2).
@@ -428,8 +559,8 @@ impl Builder<'_> {
                 self.check(lines, d, vec![format!("!{func}(v)")], Some(("at", "format", Some(str_lit(f.as_str())))))
             }
             Check::MaxWords(n) => {
-                self.use_rt("wordCount");
-                self.check(lines, d, vec![format!("wordCount(v) > {n}")], Some(("at", "x-max-words", Some(n.to_string()))))
+                self.use_rt("maxWords");
+                self.check(lines, d, vec![format!("!maxWords(v, {n})")], Some(("at", "x-max-words", Some(n.to_string()))))
             }
             Check::Minimum(x) => self.check(lines, d, vec![format!("v < {}", num(x))], Some(("at", "minimum", Some(num(x))))),
             Check::Maximum(x) => self.check(lines, d, vec![format!("v > {}", num(x))], Some(("at", "maximum", Some(num(x))))),
@@ -468,9 +599,11 @@ impl Builder<'_> {
             Check::Items { from, node } => {
                 lines.push(Line { indent: indent(d), kind: LineKind::Items { from: *from } });
                 let at = self.sub("i");
-                if let Some(t) = self.leaf_type(*node) {
-                    let fail = self.type_fail(t, "v[i]");
-                    self.check(lines, d + 1, vec![fail], Some((&at, "type", Some(str_lit(t.as_str())))));
+                if let Some(leaf) = self.leaf_checks(*node) {
+                    for c in leaf {
+                        let (fail, keyword, param) = self.value_fail(c, "v[i]");
+                        self.check(lines, d + 1, vec![fail], Some((&at, keyword, param)));
+                    }
                 } else {
                     self.check(lines, d + 1, vec![format!("!{}", self.call(*node, "v[i]", &at))], None);
                 }
@@ -502,13 +635,15 @@ impl Builder<'_> {
                     let local = format!("p{}", self.locals);
                     self.locals += 1;
                     lines.push(Line { indent: indent(d), kind: LineKind::Const { name: local.clone(), expr: read } });
+                    self.read.push((name.clone(), local.clone()));
                     let key = self.key(name);
                     let at = self.sub(&key);
-                    if let Some(t) = self.leaf_type(*n) {
-                        let fail = self.type_fail(t, &local);
-                        let param = str_lit(t.as_str());
-                        let parts = vec![format!("{local} !== undefined"), fail];
-                        self.check(lines, d, parts, Some((&at, "type", Some(param))));
+                    if let Some(leaf) = self.leaf_checks(*n) {
+                        for c in leaf {
+                            let (fail, keyword, param) = self.value_fail(c, &local);
+                            let parts = vec![format!("{local} !== undefined"), fail];
+                            self.check(lines, d, parts, Some((&at, keyword, param)));
+                        }
                         continue;
                     }
                     let call = self.call(*n, &local, &at);
@@ -525,22 +660,26 @@ impl Builder<'_> {
                 lines.push(Line { indent: indent(d), kind: LineKind::Close });
             }
             Check::AdditionalProperties { known, patterns, node } => {
-                let (k, ps) = self.known(known, patterns);
+                let names = self.known(known, patterns);
                 self.use_rt("isUnknown");
                 lines.push(Line { indent: indent(d), kind: LineKind::Keys });
                 let at = self.sub("k");
                 let call = self.call(*node, "v[k]", &at);
-                self.check(lines, d + 1, vec![format!("isUnknown(k, {k}, {ps})"), format!("!{call}")], None);
+                self.check(lines, d + 1, vec![format!("isUnknown(k, {names})"), format!("!{call}")], None);
                 lines.push(Line { indent: indent(d), kind: LineKind::Close });
             }
             Check::NoAdditionalProperties { known, patterns } => {
-                let (k, ps) = self.known(known, patterns);
+                let names = self.known(known, patterns);
                 self.use_rt("hasUnknown");
-                self.check(lines, d, vec![format!("hasUnknown(v, {k}, {ps})")], Some(("at", "additionalProperties", None)));
+                self.check(lines, d, vec![format!("hasUnknown(v, {names})")], Some(("at", "additionalProperties", None)));
             }
             Check::Required(names) => {
                 for name in names {
-                    let read = self.prop(name);
+                    // The property's value was read for its own check already, where it has one.
+                    let read = match self.read.iter().find(|(n, _)| n == name) {
+                        Some((_, local)) => local.clone(),
+                        None => self.prop(name),
+                    };
                     let key = self.key(name);
                     self.check(
                         lines,
@@ -593,25 +732,82 @@ impl Builder<'_> {
     }
 
     /// The constants naming the listed properties and patterns of an object schema.
-    fn known(&mut self, known: &[String], patterns: &[usize]) -> (String, String) {
-        let k = self.list_const("K", "new Set<string>(", ")", known.iter().map(|s| str_lit(s)).collect());
-        let ps = if patterns.is_empty() {
-            "[]".to_string()
-        } else {
-            self.list_const("R", "", "", patterns.iter().map(|p| format!("P{p}")).collect())
-        };
-        (k, ps)
+    /// The arguments naming the listed properties and the patterns of an object schema (the
+    /// patterns left out when there are none).
+    fn known(&mut self, known: &[String], patterns: &[usize]) -> String {
+        let k = self.list_const("K", "new Set<string>(", ")", known.iter().map(|s| Lit::Str(str_lit(s))).collect());
+        if patterns.is_empty() {
+            return k;
+        }
+        let ps = self.list_const("R", "", "", patterns.iter().map(|p| Lit::Word(format!("P{p}"))).collect());
+        format!("{k}, {ps}")
     }
 }
 
-fn negate(test: &str) -> String {
-    if let Some(rest) = test.strip_prefix("typeof v === ") {
-        format!("typeof v !== {rest}")
-    } else if test == "v === null" {
-        "v !== null".into()
-    } else {
-        format!("!{test}")
+/// One operand of an `&&` chain on lines of its own at `at`, broken as prettier breaks the two
+/// forms that can outgrow a line: `!(a || b || …)` one operand per line, and a comparison with
+/// a long literal after its operator (indented when the chain has other operands).
+fn part_lines(part: &str, at: usize, tail: &str, alone: bool, out: &mut Vec<String>) {
+    let pad = " ".repeat(at);
+    if fits(at, &format!("{part}{tail}")) {
+        out.push(format!("{pad}{part}{tail}"));
+        return;
     }
+    if let Some(inner) = part.strip_prefix("!(").and_then(|p| p.strip_suffix(')')) {
+        let ors = split_top(inner, " || ");
+        if ors.len() > 1 {
+            out.push(format!("{pad}!("));
+            for (i, o) in ors.iter().enumerate() {
+                let sep = if i + 1 < ors.len() { " ||" } else { "" };
+                out.push(format!("{pad}  {o}{sep}"));
+            }
+            out.push(format!("{pad}){tail}"));
+            return;
+        }
+    }
+    for op in [" !== ", " === ", " <= ", " >= ", " < ", " > "] {
+        if let [left, right] = split_top(part, op).as_slice() {
+            let right_pad = if alone { pad.clone() } else { " ".repeat(at + 2) };
+            out.push(format!("{pad}{left}{}", op.trim_end()));
+            out.push(format!("{right_pad}{right}{tail}"));
+            return;
+        }
+    }
+    out.push(format!("{pad}{part}{tail}"));
+}
+
+/// `text` split at `sep` where it stands outside string literals and brackets.
+fn split_top<'t>(text: &'t str, sep: &str) -> Vec<&'t str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut quote, mut escaped, mut start) = (0i32, None, false, 0);
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == b'\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+        } else if c == b'"' || c == b'\'' {
+            quote = Some(c);
+        } else if c == b'(' || c == b'[' || c == b'{' {
+            depth += 1;
+        } else if c == b')' || c == b']' || c == b'}' {
+            depth -= 1;
+        } else if depth == 0 && bytes[i..].starts_with(sep.as_bytes()) {
+            parts.push(&text[start..i]);
+            i += sep.len();
+            start = i;
+            continue;
+        }
+        i += 1;
+    }
+    parts.push(&text[start..]);
+    parts
 }
 
 fn format_fn(f: Format) -> &'static str {
