@@ -5493,11 +5493,11 @@ export function n212(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n85(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Initiate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -5514,11 +5514,11 @@ export function n213(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n90(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Reply") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -5535,11 +5535,11 @@ export function n214(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n94(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Wait") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -5556,11 +5556,11 @@ export function n215(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n98(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Follow_up") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -5577,11 +5577,11 @@ export function n216(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n101(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Confirm") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -5598,20 +5598,20 @@ export function n217(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n109(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "alternatives_proposed") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -5628,20 +5628,20 @@ export function n218(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n113(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "unusual") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -5658,20 +5658,20 @@ export function n219(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n117(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "internal") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -5688,11 +5688,11 @@ export function n220(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n105(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -5709,11 +5709,11 @@ export function n221(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n121(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Close") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -5730,11 +5730,11 @@ export function n222(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n133(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Coordination in progress") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -5751,20 +5751,20 @@ export function n223(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n224(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "get_alternatives") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -5791,20 +5791,20 @@ export function n225(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n145(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "reschedule") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -5821,20 +5821,20 @@ export function n226(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n149(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "resolve_conflict") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -5851,20 +5851,20 @@ export function n227(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n228(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "recommend_cancel") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -5891,20 +5891,20 @@ export function n229(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
     const p1 = v["subtype"];
-    if (p1 !== undefined && !n113(p1, sub(r, at, "subtype"), r)) {
+    if (p1 !== undefined && p1 !== "unusual") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "subtype"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
-    if (v["subtype"] === undefined) {
+    if (p1 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "subtype");
     }
@@ -5921,11 +5921,11 @@ export function n230(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n137(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
@@ -5942,11 +5942,11 @@ export function n231(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["type"];
-    if (p0 !== undefined && !n153(p0, sub(r, at, "type"), r)) {
+    if (p0 !== undefined && p0 !== "Complete") {
       if (r === null) return false;
-      ok = false;
+      ok = report(r, sub(r, at, "type"), "const");
     }
-    if (v["type"] === undefined) {
+    if (p0 === undefined) {
       if (r === null) return false;
       ok = report(r, at, "required", "type");
     }
