@@ -74,6 +74,8 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     let TypeBuilder { mut types, mut modules, diagnostics: type_diags, .. } = tb;
     break_alias_cycles(&mut types);
     group_variants(&mut modules, &types);
+    let mut type_diags = type_diags;
+    drop_unfit_defaults(&mut types, &mut type_diags);
     comp.run()?;
     let (mut program, mut diagnostics, _) = comp.finish();
     let roots: Vec<usize> = types.iter().map(|t| t.node).collect();
@@ -85,6 +87,30 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     diagnostics.sort();
     diagnostics.dedup();
     Ok(Ir { modules, types, program, diagnostics })
+}
+
+/// Checks every field default against the finished types: while types are built, a `$ref`
+/// target may still be a placeholder that accepts anything.
+fn drop_unfit_defaults(types: &mut [TypeDef], diagnostics: &mut Vec<Diagnostic>) {
+    let mut unfit = Vec::new();
+    for (id, t) in types.iter().enumerate() {
+        if let TypeKind::Struct(s) = &t.kind {
+            for (f, field) in s.fields.iter().enumerate() {
+                if field.default.as_ref().is_some_and(|d| !types::fits(&field.ty, d, types)) {
+                    unfit.push((id, f));
+                }
+            }
+        }
+    }
+    for (id, f) in unfit {
+        let location = types[id].origin.clone();
+        if let TypeKind::Struct(s) = &mut types[id].kind {
+            let field = &mut s.fields[f];
+            let d = field.default.take().unwrap_or_default();
+            let message = format!("the default {d} of property `{}` does not fit its type; it is not applied", field.wire);
+            diagnostics.push(Diagnostic { severity: Severity::Warning, location, message });
+        }
+    }
 }
 
 /// Lists the types built for a union's variants right after the union (they are built after
