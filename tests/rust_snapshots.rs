@@ -1,5 +1,6 @@
 //! Snapshots of the Rust output for the feature schemas in `tests/fixtures/features/` (one per
-//! construct), and a check that the generated crate compiles, passes clippy and is rustfmt-clean.
+//! construct), and a check that the generated crate compiles, passes clippy, is rustfmt-clean and
+//! behaves (`tests/fixtures/features-behaviour.rs`, run inside it).
 
 use std::path::Path;
 use std::process::Command;
@@ -41,4 +42,8 @@ fn rust_output_compiles_and_is_clean() {
     };
     run(&["fmt", "--check"]);
     run(&["clippy", "--quiet", "--all-features", "--", "-D", "warnings"]);
+    // What the types do at run time: defaults, table variants, violations.
+    std::fs::create_dir_all(krate.join("tests")).unwrap();
+    std::fs::copy("tests/fixtures/features-behaviour.rs", krate.join("tests/behaviour.rs")).unwrap();
+    run(&["test", "--quiet"]);
 }

@@ -357,6 +357,10 @@ impl Ctx<'_> {
             (Ty::Array(_) | Ty::Map(_) | Ty::Any, d) => {
                 DefaultExpr::Expr(format!("rt::default_from_json({})", raw_literal(&d.to_string())))
             }
+            // The IR kept the default only if it fits the type, so it deserializes.
+            (Ty::Named(id), d) if matches!(self.ir.types[*id].kind, TypeKind::Struct(_) | TypeKind::Union(_)) => {
+                DefaultExpr::Expr(format!("rt::schema_default({})", raw_literal(&d.to_string())))
+            }
             _ => return None,
         })
     }

@@ -549,7 +549,7 @@ pub fn fits(ty: &Ty, v: &Value, types: &[TypeDef]) -> bool {
         (Ty::Nullable(_), Value::Null) | (Ty::Null, Value::Null) => true,
         (Ty::Nullable(t), v) => fits(t, v, types),
         (Ty::Bool, Value::Bool(_)) => true,
-        (Ty::Integer, Value::Number(n)) => n.is_i64() || n.is_u64(),
+        (Ty::Integer, Value::Number(n)) => n.is_i64(),
         (Ty::Number, Value::Number(_)) => true,
         (Ty::String, Value::String(_)) => true,
         (Ty::Literal(l), Value::String(s)) => l == s,
@@ -558,8 +558,16 @@ pub fn fits(ty: &Ty, v: &Value, types: &[TypeDef]) -> bool {
         (Ty::Named(id), v) => match &types[*id].kind {
             TypeKind::Enum(values) => v.as_str().is_some_and(|s| values.iter().any(|x| x == s)),
             TypeKind::Alias(t) => fits(t, v, types),
-            // Structs and unions take only defaults that need no construction.
-            _ => false,
+            TypeKind::Struct(s) => {
+                let Value::Object(m) = v else { return false };
+                let declared = |k: &String| s.fields.iter().any(|f| f.wire == *k);
+                s.fields.iter().all(|f| m.get(&f.wire).map_or(!f.required, |x| fits(&f.ty, x, types)))
+                    && m.iter().filter(|(k, _)| !declared(k)).all(|(_, x)| match &s.extra {
+                        Some(t) => fits(t, x, types),
+                        None => !s.deny_unknown,
+                    })
+            }
+            TypeKind::Union(u) => u.variants.iter().any(|var| fits(&var.ty, v, types)),
         },
         _ => false,
     }

@@ -135,6 +135,11 @@ pub fn default_from_json<T: DeserializeOwned + Default>(text: &str) -> T {
     serde_json::from_str(text).unwrap_or_default()
 }
 
+/// A schema default of a struct or union type; ctxgen emits it only when it fits the type.
+pub fn schema_default<T: DeserializeOwned>(text: &str) -> T {
+    serde_json::from_str(text).expect("the schema default fits its type")
+}
+
 fn quick(node: Node, v: &Value, at: &Loc<'_>) -> bool {
     node(v, at, &mut Report { errors: Vec::new(), quick: true })
 }
