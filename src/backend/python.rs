@@ -201,10 +201,11 @@ impl PyNode {
     }
 }
 
-/// A module-level constant: `name = value`.
+/// A module-level constant: `name = value`, or `name: ann = value`.
 pub struct PyConst {
     pub name: String,
     pub value: String,
+    pub ann: Option<String>,
 }
 
 #[derive(Template)]
@@ -215,6 +216,8 @@ struct ValidatorsTpl<'a> {
     consts: Vec<PyConst>,
     nodes: Vec<PyNode>,
     tables: Vec<PyConst>,
+    /// Whether a constant is annotated with pydantic's `JsonValue`.
+    json_value: bool,
 }
 
 /// Builds the validator context; patterns, enum sets and lookup tables become named constants.
@@ -230,13 +233,25 @@ impl<'a> VBuilder<'a> {
     }
 
     fn constant(&mut self, prefix: &str, id: NodeId, value: impl FnOnce(usize) -> String) -> String {
+        self.typed_constant(prefix, id, None, value)
+    }
+
+    /// A constant with an annotation, for JSON values mypy cannot type from the literal alone
+    /// (`[]`, `[[], {}]`).
+    fn typed_constant(
+        &mut self,
+        prefix: &str,
+        id: NodeId,
+        ann: Option<&str>,
+        value: impl FnOnce(usize) -> String,
+    ) -> String {
         let name = format!(
             "_{prefix}{id}_{}",
             self.consts.iter().filter(|c| c.name.starts_with(&format!("_{prefix}{id}_"))).count()
         );
-        let lead = name.len() + 3;
+        let lead = name.len() + 3 + ann.map_or(0, |a| a.len() + 2);
         let value = value(lead);
-        self.consts.push(PyConst { name: name.clone(), value });
+        self.consts.push(PyConst { name: name.clone(), value, ann: ann.map(str::to_string) });
         name
     }
 
@@ -246,7 +261,7 @@ impl<'a> VBuilder<'a> {
             self.tables.iter().filter(|c| c.name.starts_with(&format!("_{prefix}{id}_"))).count()
         );
         let value = lit::seq(&rows, "(", ")", 0, name.len() + 3, 0);
-        self.tables.push(PyConst { name: name.clone(), value });
+        self.tables.push(PyConst { name: name.clone(), value, ann: None });
         name
     }
 
@@ -307,7 +322,12 @@ impl<'a> VBuilder<'a> {
                 }
                 Check::Const(Value::String(s)) => n.generic.push(PyCheck::ConstStr { lit: lit::string(&s) }),
                 Check::Const(v) => {
-                    let name = self.constant("C", id, |lead| lit::value(&v, 0, lead, 0));
+                    let ann = match &v {
+                        Value::Array(_) => Some("list[JsonValue]"),
+                        Value::Object(_) => Some("dict[str, JsonValue]"),
+                        _ => None,
+                    };
+                    let name = self.typed_constant("C", id, ann, |lead| lit::value(&v, 0, lead, 0));
                     n.generic.push(PyCheck::Const { name })
                 }
                 Check::Enum(vs) => {
@@ -316,7 +336,9 @@ impl<'a> VBuilder<'a> {
                         let name = self.constant("E", id, |lead| lit::seq(&items, "{", "}", 0, lead, 0));
                         n.generic.push(PyCheck::EnumStr { name });
                     } else {
-                        let name = self.constant("E", id, |lead| lit::value(&Value::Array(vs.clone()), 0, lead, 0));
+                        let list = Value::Array(vs.clone());
+                        let name =
+                            self.typed_constant("E", id, Some("list[JsonValue]"), |lead| lit::value(&list, 0, lead, 0));
                         n.generic.push(PyCheck::Enum { name });
                     }
                 }
@@ -492,11 +514,13 @@ fn render_validators(ir: &Ir) -> Result<String> {
         .map(|(i, p)| {
             let name = format!("_P{i}");
             let value = lit::args(&[lit::regex(&translate_pattern(&p.source))], "(", ")", 0, name.len() + 13, 0);
-            PyConst { name, value }
+            PyConst { name, value, ann: None }
         })
         .collect();
     let VBuilder { consts, tables, .. } = b;
-    run("python/validators.py.j2", &ValidatorsTpl { header: GENERATED, patterns, consts, nodes, tables }).map(eol)
+    let json_value = consts.iter().any(|c| c.ann.is_some());
+    run("python/validators.py.j2", &ValidatorsTpl { header: GENERATED, patterns, consts, nodes, tables, json_value })
+        .map(eol)
 }
 
 // ---------------------------------------------------------------------------------------------
