@@ -705,10 +705,20 @@ impl<'a> MBuilder<'a> {
                         out.push(format!("pattern={}", lit::regex(&src)));
                     }
                 }
-                (Ty::Integer | Ty::Number, Check::Minimum(b)) => out.push(format!("ge={}", lit::bound(b))),
-                (Ty::Integer | Ty::Number, Check::Maximum(b)) => out.push(format!("le={}", lit::bound(b))),
-                (Ty::Integer | Ty::Number, Check::ExclusiveMinimum(b)) => out.push(format!("gt={}", lit::bound(b))),
-                (Ty::Integer | Ty::Number, Check::ExclusiveMaximum(b)) => out.push(format!("lt={}", lit::bound(b))),
+                // pydantic takes only integer bounds for `int`: the nearest integer that keeps
+                // the same integers in (`minimum: 0.5` is `ge=1`, `exclusiveMaximum: 2.5` is `lt=3`).
+                (Ty::Integer, Check::Minimum(b)) => out.extend(lit::int_bound(b.ceil()).map(|b| format!("ge={b}"))),
+                (Ty::Integer, Check::Maximum(b)) => out.extend(lit::int_bound(b.floor()).map(|b| format!("le={b}"))),
+                (Ty::Integer, Check::ExclusiveMinimum(b)) => {
+                    out.extend(lit::int_bound(b.floor()).map(|b| format!("gt={b}")))
+                }
+                (Ty::Integer, Check::ExclusiveMaximum(b)) => {
+                    out.extend(lit::int_bound(b.ceil()).map(|b| format!("lt={b}")))
+                }
+                (Ty::Number, Check::Minimum(b)) => out.push(format!("ge={}", lit::bound(b))),
+                (Ty::Number, Check::Maximum(b)) => out.push(format!("le={}", lit::bound(b))),
+                (Ty::Number, Check::ExclusiveMinimum(b)) => out.push(format!("gt={}", lit::bound(b))),
+                (Ty::Number, Check::ExclusiveMaximum(b)) => out.push(format!("lt={}", lit::bound(b))),
                 (Ty::Array(_), Check::MinItems(n)) => out.push(format!("min_length={n}")),
                 (Ty::Array(_), Check::MaxItems(n)) => out.push(format!("max_length={n}")),
                 _ => {}
