@@ -621,6 +621,28 @@ fn flat_checks(ir: &Ir, node: NodeId, depth: usize) -> Vec<Check> {
     out
 }
 
+/// Whether a field's default is a value of its Python annotation, used as is: a scalar, a
+/// literal, a list or a dict of such, or a value of one variant of a union of them (not a
+/// model, which would need constructing).
+fn default_fits(ir: &Ir, ty: &Ty, v: &Value, depth: usize) -> bool {
+    match (ty, v) {
+        (Ty::Any, _) | (Ty::Nullable(_) | Ty::Null, Value::Null) => true,
+        (Ty::Nullable(t), v) => default_fits(ir, t, v, depth),
+        (Ty::Bool, Value::Bool(_)) | (Ty::Number, Value::Number(_)) | (Ty::String, Value::String(_)) => true,
+        (Ty::Integer, Value::Number(n)) => n.is_i64() || n.is_u64(),
+        (Ty::Literal(l), Value::String(s)) => l == s,
+        (Ty::Array(t), Value::Array(items)) => items.iter().all(|i| default_fits(ir, t, i, depth)),
+        (Ty::Map(t), Value::Object(m)) => m.values().all(|i| default_fits(ir, t, i, depth)),
+        (Ty::Named(id), v) if depth < 16 => match &ir.types[*id].kind {
+            TypeKind::Enum(values) => v.as_str().is_some_and(|s| values.iter().any(|x| x == s)),
+            TypeKind::Alias(_) => default_fits(ir, &alias_ty(ir, *id), v, depth + 1),
+            TypeKind::Union(u) => u.variants.iter().any(|x| default_fits(ir, &x.ty, v, depth + 1)),
+            TypeKind::Struct(_) => false,
+        },
+        _ => false,
+    }
+}
+
 /// The type of an alias whose IR type names itself: read it from the node's `type`.
 fn alias_ty(ir: &Ir, id: TypeId) -> Ty {
     match &ir.types[id].kind {
@@ -740,7 +762,8 @@ impl<'a> MBuilder<'a> {
         for (f, name) in s.fields.iter().zip(fnames) {
             let mut ann = self.ann(&f.ty);
             let mut args: Vec<String> = Vec::new();
-            let default = match (&f.default, f.required) {
+            let fitting = f.default.as_ref().filter(|v| default_fits(self.ir, &f.ty, v, 0));
+            let default = match (fitting, f.required) {
                 (Some(Value::Null), _) | (None, false) => {
                     if !matches!(f.ty, Ty::Nullable(_) | Ty::Any | Ty::Null) {
                         ann = format!("{ann} | None");
@@ -754,7 +777,7 @@ impl<'a> MBuilder<'a> {
                 Some(n) => self.constraints(&f.ty, *n),
                 None => vec![],
             };
-            let complex_default = matches!(f.default, Some(Value::Array(_)) | Some(Value::Object(_)));
+            let complex_default = matches!(fitting, Some(Value::Array(_)) | Some(Value::Object(_)));
             if name != f.wire {
                 args.push(format!("alias={}", lit::string(&f.wire)));
             }
