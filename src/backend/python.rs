@@ -19,6 +19,10 @@
 //! exactly when `validate_x(bad)` reports violations. Pydantic `Field` constraints are only
 //! emitted where pydantic agrees exactly with the validator (code-point lengths, anchored
 //! patterns with `regex_engine="python-re"`, numeric bounds, list lengths).
+//!
+//! Copies of a struct that contain one another are one model class (`shared_models`): their
+//! other names are aliases of it, `parse_x` and `validate_x` still check each copy's own
+//! schema, and `X.model_validate` checks the class's schema.
 
 mod lit;
 
@@ -545,9 +549,11 @@ pub struct PyClass {
 
 pub struct PyAlias {
     pub name: String,
-    /// The right-hand side, laid out.
+    /// The right-hand side, laid out (the arguments of `TypeAliasType` when `recursive`).
     pub value: String,
     pub doc: String,
+    /// On a cycle of aliases: defined with `TypeAliasType`.
+    pub recursive: bool,
 }
 
 pub struct PyEntry {
@@ -600,11 +606,14 @@ fn docstring(text: &str, indent: usize) -> String {
 
 struct MBuilder<'a> {
     ir: &'a Ir,
+    /// The struct each struct is emitted as (`shared_models`).
+    canon: &'a [TypeId],
     names: Vec<String>,
     module_names: Vec<String>,
     module: usize,
     imports: BTreeMap<usize, BTreeSet<String>>,
     typing: BTreeSet<&'static str>,
+    typing_extensions: BTreeSet<&'static str>,
     pydantic: BTreeSet<&'static str>,
     runtime: BTreeSet<&'static str>,
 }
@@ -838,15 +847,79 @@ fn top_level_alternation(src: &str) -> bool {
     false
 }
 
-/// The annotation of a union type.
-fn union_value(b: &mut MBuilder, id: TypeId, u: &crate::ir::Union) -> String {
-    let anns: Vec<String> = u.variants.iter().map(|v| b.ann(&v.ty)).collect();
-    let joined = anns.join(" | ");
-    if u.tags.len() == 1 {
-        // The discriminator names the Python field of the tag property.
-        let tag = &u.tags[0];
-        let field = u.variants.iter().find_map(|v| match &v.ty {
-            Ty::Named(n) => match &b.ir.types[*n].kind {
+/// Distinct annotations, in order (`str | str` is `str`).
+fn distinct(anns: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for a in anns {
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    out
+}
+
+impl MBuilder<'_> {
+    /// `a | b | …` starting after `lead` characters on a line indented by `indent` and
+    /// followed by `tail` characters, or `Union[…]` laid out over lines when it does not fit.
+    fn union_of(&mut self, anns: &[String], indent: usize, lead: usize, tail: usize) -> String {
+        let joined = anns.join(" | ");
+        if anns.len() < 2 || lead + joined.len() + tail <= lit::WIDTH {
+            return joined;
+        }
+        self.typing.insert("Union");
+        lit::args(anns, "Union[", "]", indent, lead, tail)
+    }
+
+    /// The right-hand side of a union or alias type, laid out from column `lead` on a line
+    /// indented by `indent`, followed by `tail` characters; on one line when `flat`.
+    fn alias_value(&mut self, id: TypeId, flat: bool, indent: usize, lead: usize, tail: usize) -> String {
+        let ir = self.ir;
+        match &ir.types[id].kind {
+            TypeKind::Union(u) => {
+                let anns = distinct(u.variants.iter().map(|v| self.ann(&v.ty)).collect());
+                let joined = anns.join(" | ");
+                match self.discriminator(u) {
+                    // One variant needs no discriminator (and pydantic takes it for a model).
+                    Some(field) if anns.len() > 1 => {
+                        self.typing.insert("Annotated");
+                        self.pydantic.insert("Field");
+                        let field = format!("Field(discriminator={})", lit::string(&field));
+                        let one = format!("Annotated[{joined}, {field}]");
+                        if flat || lead + one.len() + tail <= lit::WIDTH {
+                            return one;
+                        }
+                        let union = self.union_of(&anns, indent + 4, indent + 4, 1);
+                        lit::args(&[union, field], "Annotated[", "]", indent, lead, tail)
+                    }
+                    _ if flat => joined,
+                    _ => self.union_of(&anns, indent, lead, tail),
+                }
+            }
+            TypeKind::Alias(_) => {
+                let ty = alias_ty(ir, id);
+                let value = self.ann(&ty);
+                let cons = self.constraints(&ty, ir.types[id].node);
+                if cons.is_empty() {
+                    return value;
+                }
+                self.typing.insert("Annotated");
+                self.pydantic.insert("Field");
+                let items = [value, format!("Field({})", cons.join(", "))];
+                if flat {
+                    return format!("Annotated[{}]", items.join(", "));
+                }
+                lit::args(&items, "Annotated[", "]", indent, lead, tail)
+            }
+            TypeKind::Struct(_) => self.ann(&Ty::Named(self.canon[id])),
+            TypeKind::Enum(_) => self.names[id].clone(),
+        }
+    }
+
+    /// The Python field of the tag property of a union with one tag, if it has one.
+    fn discriminator(&self, u: &crate::ir::Union) -> Option<String> {
+        let [tag] = u.tags.as_slice() else { return None };
+        u.variants.iter().find_map(|v| match &v.ty {
+            Ty::Named(n) => match &self.ir.types[*n].kind {
                 TypeKind::Struct(s) => {
                     let wires: Vec<&str> = s.fields.iter().map(|f| f.wire.as_str()).collect();
                     let fnames = names::field_names(Lang::Python, &wires);
@@ -855,25 +928,124 @@ fn union_value(b: &mut MBuilder, id: TypeId, u: &crate::ir::Union) -> String {
                 _ => None,
             },
             _ => None,
-        });
-        if let Some(field) = field {
-            b.typing.insert("Annotated");
-            b.pydantic.insert("Field");
-            let inner = format!("{joined}, Field(discriminator={})", lit::string(&field));
-            let lead = b.names[id].len() + 13 + 10;
-            if lead + inner.len() < lit::WIDTH {
-                return format!("Annotated[{inner}]");
+        })
+    }
+
+    /// The definition of a union or alias type. A type on a cycle of aliases is a
+    /// `TypeAliasType` (a plain alias cannot name itself at run time) whose value is a string:
+    /// pydantic and mypy read it lazily, after every name in it is defined.
+    fn alias(&mut self, id: TypeId, recursive: bool, doc: String) -> PyAlias {
+        let name = self.names[id].clone();
+        if !recursive {
+            let value = self.alias_value(id, false, 0, name.len() + 13, 0);
+            return PyAlias { name, value, doc, recursive };
+        }
+        self.typing_extensions.insert("TypeAliasType");
+        let label = lit::string(&name);
+        let value = lit::string(&self.alias_value(id, true, 0, 0, 0));
+        // `Name = TypeAliasType("Name", "…")`, else both arguments on one indented line, else
+        // one per line, as `ruff format` lays out a call.
+        let args = format!("{label}, {value}");
+        let width = args.chars().count();
+        let value = if name.len() + 17 + width + 1 <= lit::WIDTH {
+            format!("({args})")
+        } else if 4 + width <= lit::WIDTH {
+            format!("(\n    {args}\n)")
+        } else {
+            format!("(\n    {label},\n    {value},\n)")
+        };
+        PyAlias { name, value, doc, recursive }
+    }
+}
+
+/// The model class each struct is emitted as. Schemas that copy an object into itself (a
+/// configuration whose sub-configurations are `{"$ref": "#", "type": "object"}`) give many
+/// structs with the same fields that all contain one another; as classes, pydantic would
+/// build the whole cycle's schema once per class, each nested in the others. So structs of
+/// one module that have the same fields, field for field (types compared up to such
+/// sameness), are one class when two of them lie on one cycle of references: the first, of
+/// which the others are aliases. Unrelated structs that happen to look alike stay distinct.
+fn shared_models(ir: &Ir) -> Vec<TypeId> {
+    fn key(ty: &Ty, class: &[usize], ir: &Ir, out: &mut String) {
+        match ty {
+            Ty::Nullable(t) => {
+                out.push('?');
+                key(t, class, ir, out)
             }
-            return format!("Annotated[\n    {joined},\n    Field(discriminator={}),\n]", lit::string(&field));
+            Ty::Array(t) => {
+                out.push('[');
+                key(t, class, ir, out)
+            }
+            Ty::Map(t) => {
+                out.push('{');
+                key(t, class, ir, out)
+            }
+            Ty::Named(n) if matches!(ir.types[*n].kind, TypeKind::Struct(_)) => out.push_str(&format!("S{}", class[*n])),
+            Ty::Named(n) => out.push_str(&format!("T{n}")),
+            t => out.push_str(&format!("{t:?}")),
+        }
+        out.push(';');
+    }
+    let n = ir.types.len();
+    // Start from one class per (module, field names) and split until no class splits.
+    let mut class: Vec<usize> = (0..n).collect();
+    let mut count = 0;
+    loop {
+        let mut ids: HashMap<String, usize> = HashMap::new();
+        let mut next = vec![0; n];
+        for (id, t) in ir.types.iter().enumerate() {
+            let TypeKind::Struct(s) = &t.kind else {
+                next[id] = ids.len();
+                ids.insert(format!("#{id}"), next[id]);
+                continue;
+            };
+            let mut k = format!("{}|{}|", t.module, s.deny_unknown);
+            if count > 0 {
+                k.push_str(&format!("{}|", class[id]));
+            }
+            for f in &s.fields {
+                k.push_str(&format!("{:?}|{}|{:?}|{:?}|{:?}|", f.wire, f.required, f.default, f.doc, f.annotations));
+                if count > 0 {
+                    key(&f.ty, &class, ir, &mut k);
+                }
+            }
+            if let Some(e) = &s.extra {
+                k.push('+');
+                if count > 0 {
+                    key(e, &class, ir, &mut k);
+                }
+            }
+            let len = ids.len();
+            next[id] = *ids.entry(k).or_insert(len);
+        }
+        let classes = ids.len();
+        class = next;
+        if classes == count {
+            break;
+        }
+        count = classes;
+    }
+    let edges: Vec<Vec<TypeId>> = (0..n)
+        .map(|id| match ir.types[id].kind {
+            TypeKind::Struct(_) => ir.references(id),
+            _ => alias_refs(ir, id),
+        })
+        .collect();
+    let (component, _) = components(&edges);
+    // The classes of which two members lie on one cycle.
+    let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
+    for id in 0..n {
+        *seen.entry((class[id], component[id])).or_default() += 1;
+    }
+    let merged: BTreeSet<usize> = seen.iter().filter(|(_, count)| **count > 1).map(|((c, _), _)| *c).collect();
+    let mut first: HashMap<usize, TypeId> = HashMap::new();
+    let mut canon: Vec<TypeId> = (0..n).collect();
+    for m in &ir.modules {
+        for &id in m.types.iter().filter(|id| merged.contains(&class[**id])) {
+            canon[id] = *first.entry(class[id]).or_insert(id);
         }
     }
-    let lead = b.names[id].len() + 13;
-    if lead + joined.len() <= lit::WIDTH {
-        joined
-    } else {
-        b.typing.insert("Union");
-        lit::args(&anns, "Union[", "]", 0, lead + 5, 0)
-    }
+    canon
 }
 
 /// Ends a rendered file with exactly one newline.
@@ -884,30 +1056,32 @@ fn eol(mut s: String) -> String {
     s
 }
 
-fn render_module(ir: &Ir, names: &[String], module_names: &[String], m: usize) -> Result<String> {
+fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[String], m: usize) -> Result<String> {
     let module = &ir.modules[m];
     let mut b = MBuilder {
         ir,
+        canon,
         names: names.to_vec(),
         module_names: module_names.to_vec(),
         module: m,
         imports: BTreeMap::new(),
         typing: BTreeSet::new(),
+        typing_extensions: BTreeSet::new(),
         pydantic: BTreeSet::new(),
         runtime: BTreeSet::new(),
     };
     b.typing.insert("Any");
     let mut literals = Vec::new();
     let mut classes = Vec::new();
-    let mut aliases = Vec::new();
     let mut alias_ids = Vec::new();
+    let mut alias_docs = Vec::new();
     let mut entries = Vec::new();
     for &id in &module.types {
         let t = &ir.types[id];
         let name = names[id].clone();
         let doc = docstring(t.doc.as_deref().unwrap_or(&format!("The `{}` type.", t.raw_name)), 0);
         match &t.kind {
-            TypeKind::Struct(s) => {
+            TypeKind::Struct(s) if canon[id] == id => {
                 let c = b.class(id, s);
                 classes.push(c);
             }
@@ -915,28 +1089,11 @@ fn render_module(ir: &Ir, names: &[String], module_names: &[String], m: usize) -
                 b.typing.insert("Literal");
                 let items: Vec<String> = values.iter().map(|v| lit::string(v)).collect();
                 let value = lit::args(&items, "Literal[", "]", 0, name.len() + 14, 0);
-                literals.push(PyAlias { name: name.clone(), value, doc });
+                literals.push(PyAlias { name: name.clone(), value, doc, recursive: false });
             }
-            TypeKind::Union(u) => {
-                let value = union_value(&mut b, id, u);
+            TypeKind::Struct(_) | TypeKind::Union(_) | TypeKind::Alias(_) => {
                 alias_ids.push(id);
-                aliases.push(PyAlias { name: name.clone(), value, doc });
-            }
-            TypeKind::Alias(_) => {
-                let ty = alias_ty(ir, id);
-                let mut value = b.ann(&ty);
-                let cons = b.constraints(&ty, t.node);
-                if !cons.is_empty() {
-                    b.typing.insert("Annotated");
-                    b.pydantic.insert("Field");
-                    let inner = format!("{value}, Field({})", cons.join(", "));
-                    value = format!("Annotated[{inner}]");
-                    if name.len() + 13 + value.len() > lit::WIDTH {
-                        value = format!("Annotated[\n    {}, Field({})\n]", b.ann(&ty), cons.join(", "));
-                    }
-                }
-                alias_ids.push(id);
-                aliases.push(PyAlias { name: name.clone(), value, doc });
+                alias_docs.push(doc);
             }
         }
         let model = matches!(t.kind, TypeKind::Struct(_));
@@ -955,14 +1112,18 @@ fn render_module(ir: &Ir, names: &[String], module_names: &[String], m: usize) -
     }
     // Aliases referring to other aliases of this module come after them.
     let order = topo(ir, &alias_ids);
+    let cyclic = cyclic(ir, &alias_ids);
     let mut aliases_sorted = Vec::new();
-    let mut slots: Vec<Option<PyAlias>> = aliases.into_iter().map(Some).collect();
+    let mut docs: Vec<Option<String>> = alias_docs.into_iter().map(Some).collect();
     for i in order {
-        aliases_sorted.push(slots[i].take().unwrap());
+        let doc = docs[i].take().unwrap_or_default();
+        aliases_sorted.push(b.alias(alias_ids[i], cyclic[i], doc));
     }
     b.runtime.insert("Violation");
-    if !literals.is_empty() || !aliases_sorted.is_empty() {
+    if !literals.is_empty() || aliases_sorted.iter().any(|a| !a.recursive) {
         b.typing.insert("TypeAlias");
+    }
+    if entries.iter().any(|e| !e.model) {
         b.pydantic.insert("TypeAdapter");
     }
     if !classes.is_empty() {
@@ -980,11 +1141,16 @@ fn render_module(ir: &Ir, names: &[String], module_names: &[String], m: usize) -
         lit::import("typing", &strs(&b.typing)),
         String::new(),
         lit::import("pydantic", &strs(&b.pydantic)),
+    ];
+    if !b.typing_extensions.is_empty() {
+        imports.push(lit::import("typing_extensions", &strs(&b.typing_extensions)));
+    }
+    imports.extend([
         String::new(),
         "from . import _runtime as _rt".to_string(),
         "from . import _validators as _v".to_string(),
         lit::import("._runtime", &strs(&b.runtime)),
-    ];
+    ]);
     for (m, ns) in &b.imports {
         let mut ns = ns.iter().cloned().collect::<Vec<_>>();
         sort_imports(&mut ns);
@@ -1003,16 +1169,117 @@ fn render_module(ir: &Ir, names: &[String], module_names: &[String], m: usize) -
     run("python/module.py.j2", &tpl).map(eol)
 }
 
-/// Whether a type is (another name for) a model class, which a `TypeAdapter` must not configure.
+/// Whether a type is (another name for) a model class, which a `TypeAdapter` must not configure:
+/// an alias of one, or a union whose variants are all that one.
 fn is_model(ir: &Ir, mut id: TypeId) -> bool {
     for _ in 0..16 {
-        match &ir.types[id].kind {
+        let next = match &ir.types[id].kind {
             TypeKind::Struct(_) => return true,
-            TypeKind::Alias(Ty::Named(n)) if *n != id => id = *n,
+            TypeKind::Alias(Ty::Named(n)) if *n != id => *n,
+            TypeKind::Union(u) => match u.variants.first().map(|v| &v.ty) {
+                Some(Ty::Named(n)) if *n != id && u.variants.iter().all(|v| v.ty == Ty::Named(*n)) => *n,
+                _ => return false,
+            },
             _ => return false,
-        }
+        };
+        id = next;
     }
     false
+}
+
+/// The types an alias or union value names (an alias of itself names its base type; a copy
+/// of a model names the model class, defined before every alias).
+fn alias_refs(ir: &Ir, id: TypeId) -> Vec<TypeId> {
+    match &ir.types[id].kind {
+        TypeKind::Struct(_) => Vec::new(),
+        TypeKind::Alias(_) => {
+            let mut out = Vec::new();
+            alias_ty(ir, id).visit(&mut |t| {
+                if let Ty::Named(n) = t {
+                    out.push(*n);
+                }
+            });
+            out
+        }
+        _ => ir.references(id),
+    }
+}
+
+/// Which of `ids` lie on a cycle of references among `ids`.
+fn cyclic(ir: &Ir, ids: &[TypeId]) -> Vec<bool> {
+    let pos: HashMap<TypeId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let edges: Vec<Vec<usize>> =
+        ids.iter().map(|id| alias_refs(ir, *id).iter().filter_map(|r| pos.get(r).copied()).collect()).collect();
+    components(&edges).1
+}
+
+/// The strongly connected components of a graph (Tarjan): the component of each vertex, and
+/// whether it lies on a cycle (a component of several vertices, or a vertex with a loop).
+fn components(edges: &[Vec<usize>]) -> (Vec<usize>, Vec<bool>) {
+    struct Tarjan<'a> {
+        edges: &'a [Vec<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        stack: Vec<usize>,
+        on_stack: Vec<bool>,
+        next: usize,
+        component: Vec<usize>,
+        looped: Vec<bool>,
+        count: usize,
+    }
+    impl Tarjan<'_> {
+        fn visit(&mut self, v: usize) {
+            self.index[v] = Some(self.next);
+            self.low[v] = self.next;
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack[v] = true;
+            for &w in &self.edges[v] {
+                match self.index[w] {
+                    None => {
+                        self.visit(w);
+                        self.low[v] = self.low[v].min(self.low[w]);
+                    }
+                    Some(i) if self.on_stack[w] => self.low[v] = self.low[v].min(i),
+                    Some(_) => {}
+                }
+            }
+            if Some(self.low[v]) == self.index[v] {
+                let mut members = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let looped = members.len() > 1 || self.edges[v].contains(&v);
+                for w in members {
+                    self.component[w] = self.count;
+                    self.looped[w] = looped;
+                }
+                self.count += 1;
+            }
+        }
+    }
+    let n = edges.len();
+    let mut t = Tarjan {
+        edges,
+        index: vec![None; n],
+        low: vec![0; n],
+        stack: Vec::new(),
+        on_stack: vec![false; n],
+        next: 0,
+        component: vec![0; n],
+        looped: vec![false; n],
+        count: 0,
+    };
+    for v in 0..n {
+        if t.index[v].is_none() {
+            t.visit(v);
+        }
+    }
+    (t.component, t.looped)
 }
 
 /// Orders types so that each comes after the types of the same list it refers to.
@@ -1025,7 +1292,7 @@ fn topo(ir: &Ir, ids: &[TypeId]) -> Vec<usize> {
             return;
         }
         state[i] = 1;
-        for r in ir.references(ids[i]) {
+        for r in alias_refs(ir, ids[i]) {
             if let Some(&j) = pos.get(&r) {
                 if j != i {
                     visit(j, ir, ids, pos, state, out);
@@ -1071,6 +1338,7 @@ struct PyprojectTpl {
     dist: String,
     package: String,
     version: String,
+    typing_extensions: bool,
 }
 
 /// isort's "order by type": CONSTANTS, then Classes, then functions.
@@ -1103,22 +1371,11 @@ pub fn package_name(opts: &Options) -> String {
 pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let pkg = package_name(opts);
     let names = names::type_names(Lang::Python, ir);
+    let canon = shared_models(ir);
     let raw_modules: Vec<String> = ir.modules.iter().map(|m| names::module_name(Lang::Python, &m.raw_name)).collect();
     let module_names = names::dedupe(raw_modules, &mut std::collections::HashSet::new(), "_");
     let mut files = Files::new();
     let base = format!("src/{pkg}");
-    files.insert(
-        "pyproject.toml".into(),
-        run(
-            "python/pyproject.toml.j2",
-            &PyprojectTpl {
-                header: GENERATED,
-                dist: opts.package.clone(),
-                package: pkg.clone(),
-                version: opts.version.clone(),
-            },
-        )?,
-    );
     files.insert(format!("{base}/py.typed"), String::new());
     files.insert(format!("{base}/_runtime.py"), eol(run("python/runtime.py.j2", &RuntimeTpl { header: GENERATED })?));
     files.insert(format!("{base}/_validators.py"), render_validators(ir)?);
@@ -1128,7 +1385,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let mut registry = Vec::new();
     let mut locations = Vec::new();
     for (m, module) in ir.modules.iter().enumerate() {
-        files.insert(format!("{base}/{}.py", module_names[m]), render_module(ir, &names, &module_names, m)?);
+        files.insert(format!("{base}/{}.py", module_names[m]), render_module(ir, &canon, &names, &module_names, m)?);
         let mut exported = Vec::new();
         for &id in &module.types {
             let snake = names::field_name(Lang::Python, &names[id]).trim_end_matches('_').to_string();
@@ -1144,6 +1401,22 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         all.extend(exported.iter().cloned());
         init_modules.push((module_names[m].clone(), exported));
     }
+    // `typing_extensions` is a dependency of pydantic; the package declares it when it
+    // imports it (for `TypeAliasType`).
+    let typing_extensions = files.values().any(|text| text.contains("\nfrom typing_extensions import "));
+    files.insert(
+        "pyproject.toml".into(),
+        run(
+            "python/pyproject.toml.j2",
+            &PyprojectTpl {
+                header: GENERATED,
+                dist: opts.package.clone(),
+                package: pkg.clone(),
+                version: opts.version.clone(),
+                typing_extensions,
+            },
+        )?,
+    );
     let helpers = helpers::render(ir, &names, &module_names)?;
     // The package root re-exports the helpers, except where a type's `parse_x`/`validate_x`
     // already has the name (`parse_context_path` parses a `ContextPath` at the root; the path

@@ -266,6 +266,161 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
         [("/a~1b~0c", "type")],
     ),
     ("names", "names.json", "/$defs/list", "List", [{"x": 1}, {"x": 2.0}], []),
+    (
+        "cycles",
+        "cycles.json",
+        "/$defs/Color",
+        "Color",
+        {"a": "red", "b": {"c": "blue"}},
+        [],
+    ),
+    ("cycles", "cycles.json", "/$defs/Color", "Color", {"a": 1}, [("", "anyOf")]),
+    ("cycles", "cycles.json", "/$defs/Command", "Command", ["a", ["b", []]], []),
+    (
+        "cycles",
+        "cycles.json",
+        "/$defs/Command",
+        "Command",
+        ["a", [1]],
+        [("", "anyOf")],
+    ),
+    (
+        "cycles",
+        "cycles.json",
+        "/$defs/Schema",
+        "Schema",
+        {"name": "r", "fields": ["int", [{"name": "s"}, "x"]]},
+        [],
+    ),
+    ("cycles", "cycles.json", "/$defs/Schema", "Schema", [], [("", "anyOf")]),
+    (
+        "cycles",
+        "cycles.json",
+        "/$defs/Record",
+        "Record",
+        {"name": "r", "fields": [[]]},
+        [("/fields/0", "anyOf")],
+    ),
+    ("variants", "variants.json", "/$defs/Auth", "Auth", {"user": "u"}, []),
+    ("variants", "variants.json", "/$defs/Auth", "Auth", {}, [("", "oneOf")]),
+    ("variants", "variants.json", "/$defs/Agent", "Agent", {"user": "u"}, []),
+    ("variants", "variants.json", "/$defs/Address", "Address", "10.0.0.1", []),
+    ("variants", "variants.json", "/$defs/Address", "Address", 1, [("", "anyOf")]),
+    (
+        "variants",
+        "variants.json",
+        "/$defs/Style",
+        "Style",
+        {"type": "image", "width": 2},
+        [],
+    ),
+    (
+        "variants",
+        "variants.json",
+        "/$defs/Style",
+        "Style",
+        {"type": "v"},
+        [("", "oneOf")],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 5, "half": 10.0, "open": 2, "ratio": 0.5},
+        [],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 0, "half": 1},
+        [("/rate", "exclusiveMinimum")],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 1, "half": 0},
+        [("/half", "minimum")],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 1, "half": 11},
+        [("/half", "maximum")],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 1, "half": 1, "open": 0},
+        [("/open", "exclusiveMinimum")],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 1, "half": 1, "open": 3},
+        [("/open", "exclusiveMaximum")],
+    ),
+    (
+        "constants",
+        "constants.json",
+        "",
+        "Constants",
+        {"none": [], "empty": {}, "nested": {"a": [], "b": {}}, "codes": 2.5},
+        [],
+    ),
+    (
+        "constants",
+        "constants.json",
+        "",
+        "Constants",
+        {"none": [1]},
+        [("/none", "const")],
+    ),
+    (
+        "constants",
+        "constants.json",
+        "",
+        "Constants",
+        {"empty": [0]},
+        [("/empty", "enum")],
+    ),
+    (
+        "constants",
+        "constants.json",
+        "",
+        "Constants",
+        {"codes": 3},
+        [("/codes", "enum")],
+    ),
+    ("copies", "copies.json", "/$defs/npm", "Npm", {}, [("", "minProperties")]),
+    ("copies", "copies.json", "", "Copies", {"npm": {}}, [("/npm", "minProperties")]),
+    (
+        "copies",
+        "copies.json",
+        "",
+        "Copies",
+        {"npm": {"pip": {"name": "p"}}, "tree": {"children": [{"label": "a"}]}},
+        [],
+    ),
+    ("defaults", "defaults.json", "", "Defaults", {"enabled": {"get_input": "x"}}, []),
+    (
+        "defaults",
+        "defaults.json",
+        "",
+        "Defaults",
+        {"external": "false"},
+        [("/external", "anyOf")],
+    ),
 ]
 
 # The constraints fixture: one property at a time, (value, expected keywords at /<name>).
@@ -466,3 +621,37 @@ def test_models_are_typed() -> None:
         ("/orderId", "type"),
         ("/price", "type"),
     ]
+
+
+def test_corpus_shapes_are_typed() -> None:
+    # Integer bounds: a float that is an integer parses to an int within them.
+    bounds = _package("bounds").parse_bounds({"half": 10.0, "rate": 2**62})
+    assert (bounds.half, bounds.rate) == (10, 2**62)
+    assert isinstance(bounds.half, int)
+    # A default that fits the field's type applies; one that does not is dropped.
+    defaults = _package("defaults").parse_defaults({})
+    assert (defaults.enabled, defaults.external, defaults.timeout) == (
+        False,
+        None,
+        None,
+    )
+    assert defaults.region == "eu"
+    # A union of one model is that model.
+    variants = _package("variants")
+    assert isinstance(variants.parse_auth({"user": "u"}), variants.Basic)
+    assert isinstance(variants.parse_style({"type": "image"}), variants.Image)
+    # A recursive alias parses its models at every depth.
+    cycles = _package("cycles")
+    schema = cycles.parse_schema({"name": "r", "fields": [[{"name": "s"}]]})
+    assert isinstance(schema, cycles.Record)
+    assert schema.fields_ is not None
+    inner = schema.fields_[0]
+    assert isinstance(inner, list)
+    assert isinstance(inner[0], cycles.Record)
+    # Sub-configurations that copy the configuration are the configuration's class.
+    copies = _package("copies")
+    assert copies.Npm is copies.Copies
+    config = copies.parse_copies({"npm": {"name": "n", "pip": {}}})
+    assert config.npm is not None
+    assert (config.npm.name, config.enabled) == ("n", True)
+    assert copies.Forest is not copies.Tree
