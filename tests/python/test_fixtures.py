@@ -246,6 +246,8 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
             "2fa": True,
             "a/b~c": 1,
             "model_config": "m",
+            "register": "r",
+            "mro": "o",
         },
         [],
     ),
@@ -605,12 +607,13 @@ def test_models_are_typed() -> None:
     )
     assert [type(s).__name__ for s in drawing.shapes] == ["Circle", "Square"]
     names = _package("names")
-    item = names.parse_class({"class": "c", "a/b~c": 1, "from": "f"})
-    assert (item.class_, item.from_, item.a_b_c) == ("c", "f", 1)
+    item = names.parse_class({"class": "c", "a/b~c": 1, "from": "f", "register": "r"})
+    assert (item.class_, item.from_, item.a_b_c, item.register_) == ("c", "f", 1, "r")
     assert item.model_dump(by_alias=True, exclude_unset=True) == {
         "class": "c",
         "a/b~c": 1,
         "from": "f",
+        "register": "r",
     }
     # Validating a model directly runs the same validator (wrapped by pydantic).
     with pytest.raises(PydanticValidationError) as info:
