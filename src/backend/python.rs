@@ -566,6 +566,8 @@ pub struct PyEntry {
     pub adapter_call: String,
     /// The parameter list of `parse_x`, laid out.
     pub parse_params: String,
+    /// The parameter list of `validate_x`, laid out.
+    pub validate_params: String,
 }
 
 #[derive(Template)]
@@ -1106,9 +1108,21 @@ fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[St
         }
         let adapter_call = lit::args(&call, "(", ")", 0, lead, 0);
         let sig = format!("def parse_{snake}(data: Any) -> {name}:");
-        let parse_params =
-            if sig.len() <= lit::WIDTH { "(data: Any)".to_string() } else { "(\n    data: Any,\n)".to_string() };
-        entries.push(PyEntry { adapter, adapter_call, parse_params, name, snake, node: t.node, model });
+        let params = |sig: String| {
+            if sig.len() <= lit::WIDTH { "(data: Any)".to_string() } else { "(\n    data: Any,\n)".to_string() }
+        };
+        let parse_params = params(sig);
+        let validate_params = params(format!("def validate_{snake}(data: Any) -> list[Violation]:"));
+        entries.push(PyEntry {
+            adapter,
+            adapter_call,
+            parse_params,
+            validate_params,
+            name,
+            snake,
+            node: t.node,
+            model,
+        });
     }
     // Aliases referring to other aliases of this module come after them.
     let order = topo(ir, &alias_ids);
