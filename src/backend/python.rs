@@ -517,7 +517,7 @@ fn render_validators(ir: &Ir) -> Result<String> {
         .enumerate()
         .map(|(i, p)| {
             let name = format!("_P{i}");
-            let value = lit::args(&[lit::regex(&translate_pattern(&p.source))], "(", ")", 0, name.len() + 13, 0);
+            let value = lit::args(&[lit::regex(&translate_pattern(&p.source))], "(", ")", 0, name.len() + 14, 0);
             PyConst { name, value, ann: None }
         })
         .collect();
@@ -939,7 +939,7 @@ impl MBuilder<'_> {
     fn alias(&mut self, id: TypeId, recursive: bool, doc: String) -> PyAlias {
         let name = self.names[id].clone();
         if !recursive {
-            let value = self.alias_value(id, false, 0, name.len() + 13, 0);
+            let value = self.alias_value(id, false, 0, name.len() + 14, 0);
             return PyAlias { name, value, doc, recursive };
         }
         self.typing_extensions.insert("TypeAliasType");

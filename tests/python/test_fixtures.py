@@ -414,6 +414,22 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
         {"npm": {"pip": {"name": "p"}}, "tree": {"children": [{"label": "a"}]}},
         [],
     ),
+    (
+        "layout",
+        "layout.json",
+        "/$defs/list of at least one item with a long name",
+        "ListOfAtLeastOneItemWithALongName",
+        [{"id": "a.b" + "c" * 62}],
+        [],
+    ),
+    (
+        "layout",
+        "layout.json",
+        "/$defs/list of at least one item with a long name",
+        "ListOfAtLeastOneItemWithALongName",
+        [],
+        [("", "minItems")],
+    ),
     ("defaults", "defaults.json", "", "Defaults", {"enabled": {"get_input": "x"}}, []),
     (
         "defaults",
