@@ -860,16 +860,78 @@ fn distinct(anns: Vec<String>) -> Vec<String> {
     out
 }
 
+/// One `Literal[…]` for the literal members of a union, where the first one was (ruff's
+/// PYI030: `Literal["a"] | Literal["b"]` is `Literal["a", "b"]`).
+fn merge_literals(anns: Vec<String>) -> Vec<String> {
+    let inner = |a: &str| a.strip_prefix("Literal[").and_then(|a| a.strip_suffix(']')).map(str::to_string);
+    let values: Vec<String> = anns.iter().filter_map(|a| inner(a)).collect();
+    if values.len() < 2 {
+        return anns;
+    }
+    let mut merged = Some(format!("Literal[{}]", values.join(", ")));
+    anns.into_iter().filter_map(|a| if inner(&a).is_some() { merged.take() } else { Some(a) }).collect()
+}
+
+/// `(head, inner)` when an annotation is one subscript, `head[inner]`.
+fn subscript(value: &str) -> Option<(&str, &str)> {
+    let open = value.find('[')?;
+    let mut depth = 0;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in value.char_indices().skip_while(|(i, _)| *i < open) {
+        match (quote, c) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '[') => depth += 1,
+            (None, ']') => {
+                depth -= 1;
+                if depth == 0 {
+                    return (i == value.len() - 1).then(|| (&value[..open], &value[open + 1..i]));
+                }
+            }
+            (None, _) => {}
+        }
+    }
+    None
+}
+
 impl MBuilder<'_> {
     /// `a | b | …` starting after `lead` characters on a line indented by `indent` and
-    /// followed by `tail` characters, or `Union[…]` laid out over lines when it does not fit.
-    fn union_of(&mut self, anns: &[String], indent: usize, lead: usize, tail: usize) -> String {
+    /// followed by `tail` characters, laid out as `ruff format` does when it does not fit:
+    /// one operand per line (`| b`), in parentheses on the right-hand side of an assignment
+    /// (`top`), as is inside brackets.
+    fn union_of(&self, anns: &[String], top: bool, indent: usize, lead: usize, tail: usize) -> String {
         let joined = anns.join(" | ");
-        if anns.len() < 2 || lead + joined.len() + tail <= lit::WIDTH {
+        if anns.len() < 2 {
+            return self.wrapped(joined, top, indent, lead, tail);
+        }
+        if lead + joined.chars().count() + tail <= lit::WIDTH {
             return joined;
         }
-        self.typing.insert("Union");
-        lit::args(anns, "Union[", "]", indent, lead, tail)
+        let pad = " ".repeat(indent + 4);
+        if top && indent + 4 + joined.chars().count() <= lit::WIDTH {
+            return format!("(\n{pad}{joined}\n{})", " ".repeat(indent));
+        }
+        let (pad, close) = if top { (pad, format!("\n{})", " ".repeat(indent))) } else { (" ".repeat(indent), String::new()) };
+        let open = if top { format!("(\n{pad}") } else { String::new() };
+        format!("{open}{}{close}", anns.join(&format!("\n{pad}| ")))
+    }
+
+    /// A value that does not fit after `lead`: in parentheses on the right-hand side of an
+    /// assignment, as `ruff format` does (a subscript such as `list[…]` breaks inside its
+    /// brackets instead).
+    fn wrapped(&self, value: String, top: bool, indent: usize, lead: usize, tail: usize) -> String {
+        if !top || value.contains('\n') || lead + value.chars().count() + tail <= lit::WIDTH {
+            return value;
+        }
+        let pad = " ".repeat(indent + 4);
+        match subscript(&value) {
+            Some((head, inner)) => format!("{head}[\n{pad}{inner}\n{}]", " ".repeat(indent)),
+            None => format!("(\n{pad}{value}\n{})", " ".repeat(indent)),
+        }
     }
 
     /// The right-hand side of a union or alias type, laid out from column `lead` on a line
@@ -878,7 +940,7 @@ impl MBuilder<'_> {
         let ir = self.ir;
         match &ir.types[id].kind {
             TypeKind::Union(u) => {
-                let anns = distinct(u.variants.iter().map(|v| self.ann(&v.ty)).collect());
+                let anns = merge_literals(distinct(u.variants.iter().map(|v| self.ann(&v.ty)).collect()));
                 let joined = anns.join(" | ");
                 match self.discriminator(u) {
                     // One variant needs no discriminator (and pydantic takes it for a model).
@@ -887,14 +949,14 @@ impl MBuilder<'_> {
                         self.pydantic.insert("Field");
                         let field = format!("Field(discriminator={})", lit::string(&field));
                         let one = format!("Annotated[{joined}, {field}]");
-                        if flat || lead + one.len() + tail <= lit::WIDTH {
+                        if flat || lead + one.chars().count() + tail <= lit::WIDTH {
                             return one;
                         }
-                        let union = self.union_of(&anns, indent + 4, indent + 4, 1);
+                        let union = self.union_of(&anns, false, indent + 4, indent + 4, 1);
                         lit::args(&[union, field], "Annotated[", "]", indent, lead, tail)
                     }
                     _ if flat => joined,
-                    _ => self.union_of(&anns, indent, lead, tail),
+                    _ => self.union_of(&anns, true, indent, lead, tail),
                 }
             }
             TypeKind::Alias(_) => {
@@ -902,7 +964,16 @@ impl MBuilder<'_> {
                 let value = self.ann(&ty);
                 let cons = self.constraints(&ty, ir.types[id].node);
                 if cons.is_empty() {
-                    return value;
+                    if flat {
+                        return value;
+                    }
+                    return match &ty {
+                        Ty::Nullable(t) => {
+                            let inner = self.ann(t);
+                            self.union_of(&[inner, "None".into()], true, indent, lead, tail)
+                        }
+                        _ => self.wrapped(value, true, indent, lead, tail),
+                    };
                 }
                 self.typing.insert("Annotated");
                 self.pydantic.insert("Field");
@@ -912,7 +983,13 @@ impl MBuilder<'_> {
                 }
                 lit::args(&items, "Annotated[", "]", indent, lead, tail)
             }
-            TypeKind::Struct(_) => self.ann(&Ty::Named(self.canon[id])),
+            TypeKind::Struct(_) => {
+                let value = self.ann(&Ty::Named(self.canon[id]));
+                if flat {
+                    return value;
+                }
+                self.wrapped(value, true, indent, lead, tail)
+            }
             TypeKind::Enum(_) => self.names[id].clone(),
         }
     }
