@@ -44,9 +44,10 @@ pub use lit::translate_pattern;
 /// One check, with every Python literal it needs already computed.
 pub enum PyCheck {
     False,
-    /// Python type tests, one per JSON type (`str`, `int`, `num`, …).
+    /// The Python test of the JSON types (`isinstance(v, (str, list)) or v is None`),
+    /// parenthesized when it has several terms.
     Type {
-        tests: Vec<&'static str>,
+        test: String,
         name: String,
     },
     ConstStr {
@@ -322,7 +323,7 @@ impl<'a> VBuilder<'a> {
                     }
                     let names: Vec<String> = ts.iter().map(|t| lit::string(t.as_str())).collect();
                     let name = self.constant("T", id, |lead| lit::seq(&names, "(", ")", 0, lead, 0));
-                    n.generic.push(PyCheck::Type { tests, name });
+                    n.generic.push(PyCheck::Type { test: type_test(&tests), name });
                 }
                 Check::Const(Value::String(s)) => n.generic.push(PyCheck::ConstStr { lit: lit::string(&s) }),
                 Check::Const(v) => {
@@ -479,6 +480,29 @@ impl<'a> VBuilder<'a> {
     }
 }
 
+/// The test of JSON types: one `isinstance` for the classes (ruff's SIM101), in the order of
+/// the types.
+fn type_test(tests: &[&str]) -> String {
+    let classes: Vec<&str> = tests.iter().copied().filter(|t| matches!(*t, "bool" | "dict" | "list" | "str")).collect();
+    let mut terms = Vec::new();
+    for t in tests {
+        match *t {
+            "null" => terms.push("v is None".to_string()),
+            "num" => terms.push("type(v) in _NUM".to_string()),
+            "int" => terms.push("_rt.is_int(v)".to_string()),
+            c if classes.first() == Some(&c) => terms.push(match classes.as_slice() {
+                [one] => format!("isinstance(v, {one})"),
+                many => format!("isinstance(v, ({}))", many.join(", ")),
+            }),
+            _ => {}
+        }
+    }
+    match terms.as_slice() {
+        [one] => one.clone(),
+        _ => format!("({})", terms.join(" or ")),
+    }
+}
+
 /// The width of `_nN(v, p, None)`.
 fn call_width(node: NodeId) -> usize {
     node.to_string().len() + 15
@@ -580,6 +604,14 @@ struct ModuleTpl {
     classes: Vec<PyClass>,
     aliases: Vec<PyAlias>,
     entries: Vec<PyEntry>,
+}
+
+/// The documentation of a type: its description, or a sentence naming it.
+fn type_doc(t: &crate::ir::TypeDef) -> String {
+    match t.doc.as_deref() {
+        Some(d) if !d.trim().is_empty() => d.to_string(),
+        _ => format!("The `{}` type.", t.raw_name),
+    }
 }
 
 /// Docstring text: escapes what a triple-quoted string cannot hold as is.
@@ -811,7 +843,8 @@ impl<'a> MBuilder<'a> {
                 let lead = name.len() + 2 + ann.len() + 3 + 5;
                 format!("{ann} = Field{}", lit::args(&all, "(", ")", 4, lead, 0))
             };
-            fields.push(PyField { name, decl, doc: f.doc.as_ref().map(|d| docstring(d, 4)) });
+            let doc = f.doc.as_deref().filter(|d| !d.trim().is_empty()).map(|d| docstring(d, 4));
+            fields.push(PyField { name, decl, doc });
         }
         let extra_policy = if s.deny_unknown {
             "forbid"
@@ -822,7 +855,7 @@ impl<'a> MBuilder<'a> {
         };
         let extra = s.extra.as_ref().map(|e| format!("dict[str, {}]", self.ann(e)));
         let name = self.names[id].clone();
-        let doc = docstring(t.doc.as_deref().unwrap_or(&format!("The `{}` type.", t.raw_name)), 4);
+        let doc = docstring(&type_doc(t), 4);
         PyClass { name, doc, config: extra_policy.to_string(), fields, extra, node: t.node }
     }
 }
@@ -1158,7 +1191,7 @@ fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[St
     for &id in &module.types {
         let t = &ir.types[id];
         let name = names[id].clone();
-        let doc = docstring(t.doc.as_deref().unwrap_or(&format!("The `{}` type.", t.raw_name)), 0);
+        let doc = docstring(&type_doc(t), 0);
         match &t.kind {
             TypeKind::Struct(s) if canon[id] == id => {
                 let c = b.class(id, s);
@@ -1247,8 +1280,9 @@ fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[St
         sort_imports(&mut ns);
         imports.push(lit::import(&format!(".{}", b.module_names[*m]), &ns));
     }
+    let text = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
     let doc = docstring(
-        &match (&module.title, &module.doc) {
+        &match (&text(&module.title), &text(&module.doc)) {
             (Some(t), Some(d)) => format!("{t}\n\n{d}"),
             (Some(t), None) => t.clone(),
             (None, Some(d)) => d.clone(),
@@ -1444,14 +1478,53 @@ fn name_kind(n: &str) -> u8 {
     }
 }
 
-/// Sorts the names of a `from … import` like ruff's isort rules (case-insensitive).
-fn sort_imports(names: &mut [String]) {
-    names.sort_by_key(|n| (name_kind(n), n.to_lowercase(), n.clone()));
+/// Natural order, as ruff sorts names: runs of digits compare by value (`Dss2X` < `Dss200`).
+fn natural(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let (mut i, mut j) = (0, 0);
+    loop {
+        match (a.get(i), b.get(j)) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let run = |s: &[char], k: usize| s[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+                let (m, n) = (run(&a, i), run(&b, j));
+                let value = |s: &[char]| s.iter().skip_while(|c| **c == '0').collect::<String>();
+                let (x, y) = (value(&a[i..i + m]), value(&b[j..j + n]));
+                let order = x.len().cmp(&y.len()).then_with(|| x.cmp(&y));
+                if order != Ordering::Equal {
+                    return order;
+                }
+                i += m;
+                j += n;
+            }
+            (Some(x), Some(y)) => {
+                if x != y {
+                    return x.cmp(y);
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
 }
 
-/// Sorts `__all__` like ruff's RUF022 (by kind, then case-sensitively).
+/// Sorts the names of a `from … import` like ruff's isort rules (by kind, then naturally and
+/// case-insensitively).
+fn sort_imports(names: &mut [String]) {
+    names.sort_by(|a, b| {
+        name_kind(a)
+            .cmp(&name_kind(b))
+            .then_with(|| natural(&a.to_lowercase(), &b.to_lowercase()))
+            .then_with(|| natural(a, b))
+    });
+}
+
+/// Sorts `__all__` like ruff's RUF022 (by kind, then naturally and case-sensitively).
 fn sort_all(names: &mut [String]) {
-    names.sort_by_key(|n| (name_kind(n), n.clone()));
+    names.sort_by(|a, b| name_kind(a).cmp(&name_kind(b)).then_with(|| natural(a, b)));
 }
 
 /// The Python import name of the package (`context_protocols`).
@@ -1478,13 +1551,23 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     for (m, module) in ir.modules.iter().enumerate() {
         files.insert(format!("{base}/{}.py", module_names[m]), render_module(ir, &canon, &names, &module_names, m)?);
         let mut exported = Vec::new();
+        // The directory of the schema files, as the origins of this module's types spell it.
+        let base = module.types.iter().find_map(|&id| {
+            ir.types[id].origin.file.strip_suffix(module.rel.as_str()).map(str::to_string)
+        });
         for &id in &module.types {
             let snake = names::field_name(Lang::Python, &names[id]).trim_end_matches('_').to_string();
             exported.push(names[id].clone());
             exported.push(format!("parse_{snake}"));
             exported.push(format!("validate_{snake}"));
-            let loc = lit::string(&format!("{}#{}", module.rel, ir.types[id].origin.pointer));
-            locations.push((loc, lit::string(&names[id])));
+            // A type may come from another document than its module's (a `$ref` into a
+            // schema that is not a module): the location names that document.
+            let origin = &ir.types[id].origin;
+            let file = match base.as_deref().and_then(|b| origin.file.strip_prefix(b)) {
+                Some(rel) => rel,
+                None => &origin.file,
+            };
+            locations.push((lit::string(&format!("{file}#{}", origin.pointer)), lit::string(&names[id])));
             let pair = [format!("validate_{snake}"), format!("parse_{snake}")];
             registry.push((lit::string(&names[id]), lit::seq(&pair, "(", ")", 4, names[id].len() + 4, 1)));
         }

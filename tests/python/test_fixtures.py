@@ -448,6 +448,11 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
     ),
     ("layout", "layout.json", "/$defs/literals", "Literals", "b", []),
     ("layout", "layout.json", "/$defs/literals", "Literals", "c", [("", "anyOf")]),
+    ("lint", "lint.json", "/$defs/StringOrFlag", "StringOrFlag", None, []),
+    ("lint", "lint.json", "/$defs/StringOrFlag", "StringOrFlag", 1, [("", "type")]),
+    ("lint", "lint.json", "/$defs/Scalar", "Scalar", [1], []),
+    ("lint", "lint.json", "/$defs/Scalar", "Scalar", {}, [("", "type")]),
+    ("lint", "lint.json", "/$defs/Dss200", "Dss200", {"id": 2}, []),
     ("defaults", "defaults.json", "", "Defaults", {"enabled": {"get_input": "x"}}, []),
     (
         "defaults",
