@@ -162,6 +162,22 @@ pub struct PyNode {
 }
 
 impl PyCheck {
+    /// Whether the check reports a violation of its own (with `_fail`), not only through
+    /// the validators it calls.
+    fn reports(&self) -> bool {
+        !matches!(
+            self,
+            PyCheck::Ref { .. }
+                | PyCheck::PrefixItem { .. }
+                | PyCheck::Items { .. }
+                | PyCheck::Properties { .. }
+                | PyCheck::PatternProperties { .. }
+                | PyCheck::AdditionalProperties { .. }
+                | PyCheck::DependentSchemas { .. }
+                | PyCheck::IfThenElse { .. }
+        )
+    }
+
     /// A check that is one condition and one violation.
     fn simple(&self) -> bool {
         matches!(
@@ -223,6 +239,8 @@ struct ValidatorsTpl<'a> {
     tables: Vec<PyConst>,
     /// Whether a constant is annotated with pydantic's `JsonValue`.
     json_value: bool,
+    /// Whether a check reports a violation (`fail` is imported).
+    fails: bool,
 }
 
 /// Builds the validator context; patterns, enum sets and lookup tables become named constants.
@@ -547,7 +565,10 @@ fn render_validators(ir: &Ir) -> Result<String> {
         .collect();
     let VBuilder { consts, tables, .. } = b;
     let json_value = consts.iter().any(|c| c.ann.is_some());
-    run("python/validators.py.j2", &ValidatorsTpl { header: GENERATED, patterns, consts, nodes, tables, json_value })
+    let fails = nodes.iter().any(|n| {
+        [&n.generic, &n.strings, &n.numbers, &n.arrays, &n.objects].iter().any(|g| g.iter().any(PyCheck::reports))
+    });
+    run("python/validators.py.j2", &ValidatorsTpl { header: GENERATED, patterns, consts, nodes, tables, json_value, fails })
         .map(eol)
 }
 
@@ -617,6 +638,19 @@ fn type_doc(t: &crate::ir::TypeDef) -> String {
 /// Docstring text: escapes what a triple-quoted string cannot hold as is.
 fn docstring(text: &str, indent: usize) -> String {
     let t = text.trim().replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"");
+    // Control characters (but tabs and line ends) and zero-width spaces as escapes, which
+    // ruff requires (PLE2510-PLE2515); the docstring's value is the same.
+    let t: String = t
+        .replace("\r\n", "\n")
+        .chars()
+        .map(|c| match c {
+            '\x08' => "\\b".to_string(),
+            '\r' => "\\r".to_string(),
+            '\u{200b}' => "\\u200b".to_string(),
+            c if (c.is_control() && c != '\n' && c != '\t') => format!("\\x{:02x}", c as u32),
+            c => c.to_string(),
+        })
+        .collect();
     let t: Vec<String> = t.lines().map(|l| l.trim_end().to_string()).collect();
     let pad = " ".repeat(indent);
     let mut out = String::new();
@@ -973,7 +1007,15 @@ impl MBuilder<'_> {
         let ir = self.ir;
         match &ir.types[id].kind {
             TypeKind::Union(u) => {
-                let anns = merge_literals(distinct(u.variants.iter().map(|v| self.ann(&v.ty)).collect()));
+                let mut anns = Vec::new();
+                for v in &u.variants {
+                    match &v.ty {
+                        // `X | None` and `None` are one `None` member.
+                        Ty::Nullable(t) => anns.extend([self.ann(t), "None".to_string()]),
+                        t => anns.push(self.ann(t)),
+                    }
+                }
+                let anns = merge_literals(distinct(anns));
                 let joined = anns.join(" | ");
                 match self.discriminator(u) {
                     // One variant needs no discriminator (and pydantic takes it for a model).
@@ -1478,7 +1520,8 @@ fn name_kind(n: &str) -> u8 {
     }
 }
 
-/// Natural order, as ruff sorts names: runs of digits compare by value (`Dss2X` < `Dss200`).
+/// Natural order, as ruff sorts names: runs of digits compare by value (`Dss2X` < `Dss200`)
+/// unless one starts with a zero.
 fn natural(a: &str, b: &str) -> std::cmp::Ordering {
     use std::cmp::Ordering;
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
@@ -1491,9 +1534,13 @@ fn natural(a: &str, b: &str) -> std::cmp::Ordering {
             (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
                 let run = |s: &[char], k: usize| s[k..].iter().take_while(|c| c.is_ascii_digit()).count();
                 let (m, n) = (run(&a, i), run(&b, j));
-                let value = |s: &[char]| s.iter().skip_while(|c| **c == '0').collect::<String>();
-                let (x, y) = (value(&a[i..i + m]), value(&b[j..j + n]));
-                let order = x.len().cmp(&y.len()).then_with(|| x.cmp(&y));
+                let (x, y): (String, String) = (a[i..i + m].iter().collect(), b[j..j + n].iter().collect());
+                // With a leading zero, digits compare one by one (`015` < `09`); else by value.
+                let order = if x.starts_with('0') || y.starts_with('0') {
+                    x.cmp(&y)
+                } else {
+                    x.len().cmp(&y.len()).then_with(|| x.cmp(&y))
+                };
                 if order != Ordering::Equal {
                     return order;
                 }

@@ -453,6 +453,9 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
     ("lint", "lint.json", "/$defs/Scalar", "Scalar", [1], []),
     ("lint", "lint.json", "/$defs/Scalar", "Scalar", {}, [("", "type")]),
     ("lint", "lint.json", "/$defs/Dss200", "Dss200", {"id": 2}, []),
+    ("lint", "lint.json", "/$defs/ListOrText", "ListOrText", None, []),
+    ("lint", "lint.json", "/$defs/ListOrText", "ListOrText", 1, [("", "anyOf")]),
+    ("open", "open.json", "/$defs/Box", "Box", {"content": [1]}, []),
     ("defaults", "defaults.json", "", "Defaults", {"enabled": {"get_input": "x"}}, []),
     (
         "defaults",
