@@ -584,6 +584,8 @@ pub struct PyField {
 
 pub struct PyClass {
     pub name: String,
+    /// `(BaseModel)`, laid out.
+    pub bases: String,
     pub doc: String,
     pub config: String,
     pub fields: Vec<PyField>,
@@ -613,6 +615,8 @@ pub struct PyEntry {
     pub parse_params: String,
     /// The parameter list of `validate_x`, laid out.
     pub validate_params: String,
+    /// The arguments of `_rt.build`, laid out.
+    pub build_args: String,
 }
 
 #[derive(Template)]
@@ -890,7 +894,8 @@ impl<'a> MBuilder<'a> {
         let extra = s.extra.as_ref().map(|e| format!("dict[str, {}]", self.ann(e)));
         let name = self.names[id].clone();
         let doc = docstring(&type_doc(t), 4);
-        PyClass { name, doc, config: extra_policy.to_string(), fields, extra, node: t.node }
+        let bases = lit::args(&["BaseModel".to_string()], "(", ")", 0, 6 + name.len(), 1);
+        PyClass { name, bases, doc, config: extra_policy.to_string(), fields, extra, node: t.node }
     }
 }
 
@@ -1265,7 +1270,9 @@ fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[St
         };
         let parse_params = params(sig);
         let validate_params = params(format!("def validate_{snake}(data: Any) -> list[Violation]:"));
+        let build_args = lit::args(&[name.clone(), "data".into()], "(", ")", 4, 20, 0);
         entries.push(PyEntry {
+            build_args,
             adapter,
             adapter_call,
             parse_params,
