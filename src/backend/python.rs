@@ -313,7 +313,7 @@ impl<'a> VBuilder<'a> {
         let node = &self.ir.program.nodes[id];
         let mut n = PyNode {
             id,
-            origin: node.origin.to_string(),
+            origin: node.origin.to_string().trim_end().to_string(),
             generic: vec![],
             strings: vec![],
             numbers: vec![],
@@ -343,7 +343,23 @@ impl<'a> VBuilder<'a> {
                     let name = self.constant("T", id, |lead| lit::seq(&names, "(", ")", 0, lead, 0));
                     n.generic.push(PyCheck::Type { test: type_test(&tests), name });
                 }
-                Check::Const(Value::String(s)) => n.generic.push(PyCheck::ConstStr { lit: lit::string(&s) }),
+                Check::Const(Value::String(s)) => {
+                    // A long string is a named constant, so that the check stays on its lines.
+                    let mut lit = lit::string(&s);
+                    if lit.chars().count() > 40 {
+                        let text = lit.clone();
+                        lit = self.constant("C", id, |lead| {
+                            // Parenthesized on its own line when that makes it fit.
+                            let width = text.chars().count();
+                            if lead + width > lit::WIDTH && 4 + width <= lit::WIDTH {
+                                format!("(\n    {text}\n)")
+                            } else {
+                                text
+                            }
+                        });
+                    }
+                    n.generic.push(PyCheck::ConstStr { lit })
+                }
                 Check::Const(v) => {
                     let ann = match &v {
                         Value::Array(_) => Some("list[JsonValue]"),
@@ -577,7 +593,7 @@ fn render_validators(ir: &Ir) -> Result<String> {
 
 pub struct PyField {
     pub name: String,
-    /// `name: annotation = default` (the part after the colon).
+    /// `: annotation = default`, laid out (what follows the name).
     pub decl: String,
     pub doc: Option<String>,
 }
@@ -609,10 +625,12 @@ pub struct PyEntry {
     pub node: NodeId,
     pub model: bool,
     pub adapter: String,
-    /// The `TypeAdapter(...)` call, laid out.
-    pub adapter_call: String,
+    /// `: TypeAdapter[X] = TypeAdapter(...)`, laid out.
+    pub adapter_decl: String,
     /// The parameter list of `parse_x`, laid out.
     pub parse_params: String,
+    /// The return annotation of `parse_x`, laid out.
+    pub parse_returns: String,
     /// The parameter list of `validate_x`, laid out.
     pub validate_params: String,
     /// The arguments of `_rt.build`, laid out.
@@ -655,7 +673,27 @@ fn docstring(text: &str, indent: usize) -> String {
             c => c.to_string(),
         })
         .collect();
-    let t: Vec<String> = t.lines().map(|l| l.trim_end().to_string()).collect();
+    let mut t: Vec<String> = t.lines().map(|l| l.trim_end().to_string()).collect();
+    // As `ruff format` does: tabs in the indentation of the lines after the first are spaces
+    // (tab stops every 8 columns of the source line), and their common indentation goes.
+    for l in t.iter_mut().skip(1) {
+        let body = l.trim_start_matches([' ', '\t']).to_string();
+        let mut col = indent;
+        for c in l.chars().take_while(|c| *c == ' ' || *c == '\t') {
+            col = if c == '\t' { (col / 8 + 1) * 8 } else { col + 1 };
+        }
+        *l = format!("{}{body}", " ".repeat(col - indent));
+    }
+    let common = t.iter().skip(1).filter(|l| !l.is_empty()).map(|l| l.len() - l.trim_start_matches(' ').len()).min();
+    if let Some(n) = common.filter(|n| *n > 0) {
+        for l in t.iter_mut().skip(1).filter(|l| !l.is_empty()) {
+            l.drain(..n);
+        }
+    }
+    // A docstring may not start with a fourth quote.
+    if t.first().is_some_and(|l| l.starts_with('"')) {
+        t[0].insert(0, ' ');
+    }
     let pad = " ".repeat(indent);
     let mut out = String::new();
     for (i, l) in t.iter().enumerate() {
@@ -674,6 +712,152 @@ fn docstring(text: &str, indent: usize) -> String {
         out.push(' ');
     }
     out
+}
+
+/// A field annotation, with the structure `ruff format` breaks it by.
+enum AnnShape {
+    Atom(String),
+    /// `a | b | …`
+    Union(Vec<String>),
+    /// `head[a, b]`
+    Sub(&'static str, Vec<String>),
+}
+
+impl AnnShape {
+    fn flat(&self) -> String {
+        match self {
+            AnnShape::Atom(a) => a.clone(),
+            AnnShape::Union(parts) => parts.join(" | "),
+            AnnShape::Sub(head, items) => format!("{head}[{}]", items.join(", ")),
+        }
+    }
+
+    /// Broken over lines at `indent`: a union in parentheses (one line, else one operand
+    /// per line), a subscript inside its brackets, a name in parentheses.
+    fn broken(&self, indent: usize) -> String {
+        let pad = " ".repeat(indent + 4);
+        let end = " ".repeat(indent);
+        match self {
+            AnnShape::Union(parts) => {
+                let one = parts.join(" | ");
+                if indent + 4 + one.chars().count() <= lit::WIDTH {
+                    return format!("(\n{pad}{one}\n{end})");
+                }
+                // An operand too long for its line breaks inside its brackets.
+                let parts: Vec<String> = parts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| union_operand(p, indent + 4, indent + 4 + if i == 0 { 0 } else { 2 }))
+                    .collect();
+                format!("(\n{pad}{}\n{end})", parts.join(&format!("\n{pad}| ")))
+            }
+            AnnShape::Sub(head, items) => lit::args(items, &format!("{head}["), "]", indent, lit::WIDTH, 0),
+            // Parentheses that do not make it fit are left out.
+            AnnShape::Atom(a) if indent + 4 + a.chars().count() > lit::WIDTH => a.clone(),
+            AnnShape::Atom(a) => format!("(\n{pad}{a}\n{end})"),
+        }
+    }
+}
+
+/// One argument of a call; a default keeps its JSON value to be laid out over lines.
+struct FieldArg {
+    text: String,
+    default: Option<Value>,
+}
+
+impl FieldArg {
+    fn text(text: String) -> FieldArg {
+        FieldArg { text, default: None }
+    }
+}
+
+/// The right-hand side of an assignment: a name or literal, or a call (or subscript) whose
+/// arguments `ruff format` can break over lines.
+enum Rhs {
+    Atom(String),
+    Call { callee: String, open: &'static str, close: &'static str, args: Vec<FieldArg> },
+}
+
+impl Rhs {
+    fn field(args: Vec<FieldArg>) -> Rhs {
+        Rhs::Call { callee: "Field".into(), open: "(", close: ")", args }
+    }
+
+    fn flat(&self) -> String {
+        match self {
+            Rhs::Atom(a) => a.clone(),
+            Rhs::Call { callee, open, close, args } => {
+                let args: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+                format!("{callee}{open}{}{close}", args.join(", "))
+            }
+        }
+    }
+
+    /// The call with its arguments below it, at `indent + 4`: all on one line, else one per
+    /// line (a default literal broken too, as `ruff format` does).
+    fn broken(&self, indent: usize) -> String {
+        match self {
+            Rhs::Atom(a) => a.clone(),
+            Rhs::Call { callee, open, close, args } => {
+                let flat: Vec<String> = args.iter().map(|a| a.text.clone()).collect();
+                let joined = flat.join(", ");
+                let pad = " ".repeat(indent + 4);
+                let end = " ".repeat(indent);
+                if args.len() == 1 || indent + 4 + joined.chars().count() <= lit::WIDTH {
+                    return format!("{callee}{open}\n{pad}{joined}\n{end}{close}");
+                }
+                let items: Vec<String> = args
+                    .iter()
+                    .map(|a| match &a.default {
+                        Some(v) => format!("default={}", lit::value(v, indent + 4, 8, 1)),
+                        None => a.text.clone(),
+                    })
+                    .collect();
+                let body: String = items.iter().map(|i| format!("{pad}{i},\n")).collect();
+                format!("{callee}{open}\n{body}{end}{close}")
+            }
+        }
+    }
+}
+
+/// What follows the target of an assignment at `indent` (`: annotation = value`, or
+/// `: annotation`), laid out as `ruff format` does: on one line; else the call ending the
+/// first line with its arguments below, when that line fits; else the value in parentheses
+/// on its own lines; else the annotation broken (a union or subscript; a name only without
+/// a value); else the call's arguments below an overlong line.
+fn assignment(indent: usize, target: &str, ann: &AnnShape, value: Option<&Rhs>) -> String {
+    let lhs = indent + target.chars().count() + 2;
+    let ann_flat = ann.flat();
+    let ann_width = ann_flat.chars().count();
+    let Some(value) = value else {
+        if lhs + ann_width <= lit::WIDTH {
+            return format!(": {ann_flat}");
+        }
+        return format!(": {}", ann.broken(indent));
+    };
+    let flat = value.flat();
+    let width = flat.chars().count();
+    let before = lhs + ann_width + 3;
+    if before + width <= lit::WIDTH {
+        return format!(": {ann_flat} = {flat}");
+    }
+    if let Rhs::Call { callee, open, .. } = value {
+        if before + callee.chars().count() + open.len() <= lit::WIDTH {
+            return format!(": {ann_flat} = {}", value.broken(indent));
+        }
+    }
+    let fits_alone = indent + 4 + width <= lit::WIDTH;
+    if before + 1 <= lit::WIDTH && (fits_alone || matches!(value, Rhs::Call { .. })) {
+        let pad = " ".repeat(indent + 4);
+        let inner = if fits_alone { flat.clone() } else { value.broken(indent + 4) };
+        return format!(": {ann_flat} = (\n{pad}{inner}\n{})", " ".repeat(indent));
+    }
+    if !matches!(ann, AnnShape::Atom(_)) {
+        let broken = ann.broken(indent);
+        let inner = if indent + 4 + width <= lit::WIDTH { flat } else { value.broken(indent) };
+        return format!(": {broken} = {inner}");
+    }
+    format!(": {ann_flat} = {}", value.broken(indent))
 }
 
 struct MBuilder<'a> {
@@ -788,6 +972,20 @@ impl<'a> MBuilder<'a> {
         }
     }
 
+    /// The annotation of a field's type, with its structure.
+    fn ann_shape(&mut self, ty: &Ty) -> AnnShape {
+        match ty {
+            Ty::Nullable(t) => AnnShape::Union(vec![self.ann(t), "None".into()]),
+            Ty::Array(t) => AnnShape::Sub("list", vec![self.ann(t)]),
+            Ty::Map(t) => AnnShape::Sub("dict", vec!["str".into(), self.ann(t)]),
+            Ty::Literal(l) => {
+                self.typing.insert("Literal");
+                AnnShape::Sub("Literal", vec![lit::string(l)])
+            }
+            t => AnnShape::Atom(self.ann(t)),
+        }
+    }
+
     /// Pydantic constraints that agree exactly with the validator, for a value of type `ty`
     /// checked by `node`.
     fn constraints(&self, ty: &Ty, node: NodeId) -> Vec<String> {
@@ -841,46 +1039,43 @@ impl<'a> MBuilder<'a> {
             .collect();
         let mut fields = Vec::new();
         for (f, name) in s.fields.iter().zip(fnames) {
-            let mut ann = self.ann(&f.ty);
-            let mut args: Vec<String> = Vec::new();
+            let mut ann = self.ann_shape(&f.ty);
+            let mut args: Vec<FieldArg> = Vec::new();
             let fitting = f.default.as_ref().filter(|v| default_fits(self.ir, &f.ty, v, 0));
             let default = match (fitting, f.required) {
                 (Some(Value::Null), _) | (None, false) => {
                     if !matches!(f.ty, Ty::Nullable(_) | Ty::Any | Ty::Null) {
-                        ann = format!("{ann} | None");
+                        ann = AnnShape::Union(vec![ann.flat(), "None".into()]);
                     }
-                    Some("None".to_string())
+                    Some(Value::Null)
                 }
-                (Some(v), _) => Some(lit::flat(v)),
+                (Some(v), _) => Some(v.clone()),
                 (None, true) => None,
             };
-            let mut cons = match props.get(&f.wire) {
+            let cons = match props.get(&f.wire) {
                 Some(n) => self.constraints(&f.ty, *n),
                 None => vec![],
             };
             let complex_default = matches!(fitting, Some(Value::Array(_)) | Some(Value::Object(_)));
             if name != f.wire {
-                args.push(format!("alias={}", lit::string(&f.wire)));
+                args.push(FieldArg::text(format!("alias={}", lit::string(&f.wire))));
             }
-            args.append(&mut cons);
-            let decl = if args.is_empty() && !complex_default {
-                match default {
-                    Some(d) => format!("{ann} = {d}"),
-                    None => ann,
-                }
+            args.extend(cons.into_iter().map(FieldArg::text));
+            let value = if args.is_empty() && !complex_default {
+                default.map(|d| Rhs::Atom(lit::flat(&d)))
             } else {
                 self.pydantic.insert("Field");
                 let mut all = Vec::new();
                 if let Some(d) = default {
-                    all.push(format!("default={d}"));
+                    all.push(FieldArg { text: format!("default={}", lit::flat(&d)), default: Some(d) });
                     if complex_default {
-                        all.push("validate_default=True".into());
+                        all.push(FieldArg::text("validate_default=True".into()));
                     }
                 }
                 all.extend(args);
-                let lead = name.len() + 2 + ann.len() + 3 + 5;
-                format!("{ann} = Field{}", lit::args(&all, "(", ")", 4, lead, 0))
+                Some(Rhs::field(all))
             };
+            let decl = assignment(4, &name, &ann, value.as_ref());
             let doc = f.doc.as_deref().filter(|d| !d.trim().is_empty()).map(|d| docstring(d, 4));
             fields.push(PyField { name, decl, doc });
         }
@@ -970,6 +1165,64 @@ fn subscript(value: &str) -> Option<(&str, &str)> {
     None
 }
 
+/// The items of a subscript's inside, split at its top-level commas.
+fn split_top(inner: &str) -> Vec<String> {
+    let mut items = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut cur = String::new();
+    for c in inner.chars() {
+        match (quote, c) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '[' | '(' | '{') => depth += 1,
+            (None, ']' | ')' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                items.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            (None, _) => {}
+        }
+        cur.push(c);
+    }
+    items.push(cur.trim().to_string());
+    items
+}
+
+/// A subscript `head[inner]` broken inside its brackets for a line indented by `indent`:
+/// the inside on one line below, else one item per line.
+fn broken_subscript(head: &str, inner: &str, indent: usize) -> String {
+    let items = split_top(inner);
+    let pad = " ".repeat(indent + 4);
+    let end = " ".repeat(indent);
+    // An item too long for its own line breaks too.
+    let item = |i: &str, tail: usize| match subscript(i) {
+        Some((h, n)) if indent + 4 + i.chars().count() + tail > lit::WIDTH => broken_subscript(h, n, indent + 4),
+        _ => i.to_string(),
+    };
+    let one = items.join(", ");
+    if items.len() == 1 || indent + 4 + one.chars().count() <= lit::WIDTH {
+        let body = if items.len() == 1 { item(&items[0], 0) } else { one };
+        return format!("{head}[\n{pad}{body}\n{end}]");
+    }
+    let body: String = items.iter().map(|i| format!("{pad}{},\n", item(i, 1))).collect();
+    format!("{head}[\n{body}{end}]")
+}
+
+/// An operand of a union broken over lines, on a line indented by `indent` after `lead`
+/// characters: a subscript too long for the line breaks inside its brackets.
+fn union_operand(p: &str, indent: usize, lead: usize) -> String {
+    match subscript(p) {
+        Some((head, inner)) if lead + p.chars().count() > lit::WIDTH => broken_subscript(head, inner, indent),
+        _ => p.to_string(),
+    }
+}
+
 impl MBuilder<'_> {
     /// `a | b | …` starting after `lead` characters on a line indented by `indent` and
     /// followed by `tail` characters, laid out as `ruff format` does when it does not fit:
@@ -987,8 +1240,11 @@ impl MBuilder<'_> {
         if top && indent + 4 + joined.chars().count() <= lit::WIDTH {
             return format!("(\n{pad}{joined}\n{})", " ".repeat(indent));
         }
-        let (pad, close) = if top { (pad, format!("\n{})", " ".repeat(indent))) } else { (" ".repeat(indent), String::new()) };
+        let (line, close) = if top { (indent + 4, format!("\n{})", " ".repeat(indent))) } else { (indent, String::new()) };
+        let pad = " ".repeat(line);
         let open = if top { format!("(\n{pad}") } else { String::new() };
+        let anns: Vec<String> =
+            anns.iter().enumerate().map(|(i, a)| union_operand(a, line, line + if i == 0 { 0 } else { 2 })).collect();
         format!("{open}{}{close}", anns.join(&format!("\n{pad}| ")))
     }
 
@@ -999,9 +1255,13 @@ impl MBuilder<'_> {
         if !top || value.contains('\n') || lead + value.chars().count() + tail <= lit::WIDTH {
             return value;
         }
+        // Parentheses help only when `= (` fits.
+        if subscript(&value).is_none() && lead + 1 > lit::WIDTH {
+            return value;
+        }
         let pad = " ".repeat(indent + 4);
         match subscript(&value) {
-            Some((head, inner)) => format!("{head}[\n{pad}{inner}\n{}]", " ".repeat(indent)),
+            Some((head, inner)) => broken_subscript(head, inner, indent),
             None => format!("(\n{pad}{value}\n{})", " ".repeat(indent)),
         }
     }
@@ -1057,9 +1317,14 @@ impl MBuilder<'_> {
                 }
                 self.typing.insert("Annotated");
                 self.pydantic.insert("Field");
-                let items = [value, format!("Field({})", cons.join(", "))];
+                let field = Rhs::field(cons.into_iter().map(FieldArg::text).collect());
+                let mut items = [value, field.flat()];
                 if flat {
                     return format!("Annotated[{}]", items.join(", "));
+                }
+                // `Field(…)` too long for its own line breaks its arguments.
+                if indent + 4 + items[1].chars().count() + 1 > lit::WIDTH {
+                    items[1] = field.broken(indent + 4);
                 }
                 lit::args(&items, "Annotated[", "]", indent, lead, tail)
             }
@@ -1096,7 +1361,17 @@ impl MBuilder<'_> {
     fn alias(&mut self, id: TypeId, recursive: bool, doc: String) -> PyAlias {
         let name = self.names[id].clone();
         if !recursive {
-            let value = self.alias_value(id, false, 0, name.len() + 14, 0);
+            let lead = name.chars().count() + 14;
+            let mut value = self.alias_value(id, false, 0, lead, 0);
+            // A value whose first line does not fit after `Name: TypeAlias = ` goes in
+            // parentheses on lines of its own, as `ruff format` puts it.
+            let first = value.lines().next().unwrap_or_default().chars().count();
+            if value.contains('\n') && lead + first > lit::WIDTH && lead < lit::WIDTH && !value.starts_with('(') {
+                let inner = format!("(\n    {}\n)", self.alias_value(id, false, 4, 4, 0));
+                if inner.lines().all(|l| l.chars().count() <= lit::WIDTH) {
+                    value = inner;
+                }
+            }
             return PyAlias { name, value, doc, recursive };
         }
         self.typing_extensions.insert("TypeAliasType");
@@ -1247,7 +1522,10 @@ fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[St
             TypeKind::Enum(values) => {
                 b.typing.insert("Literal");
                 let items: Vec<String> = values.iter().map(|v| lit::string(v)).collect();
-                let value = lit::args(&items, "Literal[", "]", 0, name.len() + 14, 0);
+                let args = items.into_iter().map(FieldArg::text).collect();
+                let rhs = Rhs::Call { callee: "Literal".into(), open: "[", close: "]", args };
+                let decl = assignment(0, &name, &AnnShape::Atom("TypeAlias".into()), Some(&rhs));
+                let value = decl.trim_start_matches(": TypeAlias = ").to_string();
                 literals.push(PyAlias { name: name.clone(), value, doc, recursive: false });
             }
             TypeKind::Struct(_) | TypeKind::Union(_) | TypeKind::Alias(_) => {
@@ -1258,24 +1536,36 @@ fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[St
         let model = matches!(t.kind, TypeKind::Struct(_));
         let snake = names::field_name(Lang::Python, &name).trim_end_matches('_').to_string();
         let adapter = format!("_A{id}");
-        let lead = adapter.len() + 2 + 12 + name.len() + 4 + 11;
         let mut call = vec![name.clone()];
         if !is_model(ir, id) {
             call.push("config=_rt.ADAPTER_CONFIG".into());
         }
-        let adapter_call = lit::args(&call, "(", ")", 0, lead, 0);
+        let rhs = Rhs::Call {
+            callee: "TypeAdapter".into(),
+            open: "(",
+            close: ")",
+            args: call.into_iter().map(FieldArg::text).collect(),
+        };
+        let adapter_decl = assignment(0, &adapter, &AnnShape::Sub("TypeAdapter", vec![name.clone()]), Some(&rhs));
         let sig = format!("def parse_{snake}(data: Any) -> {name}:");
         let params = |sig: String| {
             if sig.len() <= lit::WIDTH { "(data: Any)".to_string() } else { "(\n    data: Any,\n)".to_string() }
         };
         let parse_params = params(sig);
+        // `) -> Name:` too long for its line: the annotation in parentheses.
+        let parse_returns = if parse_params.contains('\n') && 5 + name.len() + 1 > lit::WIDTH && 4 + name.len() <= lit::WIDTH {
+            format!("(\n    {name}\n)")
+        } else {
+            name.clone()
+        };
         let validate_params = params(format!("def validate_{snake}(data: Any) -> list[Violation]:"));
-        let build_args = lit::args(&[name.clone(), "data".into()], "(", ")", 4, 20, 0);
+        let build_args = lit::args(&[name.clone(), "data".into()], "(", ")", 4, 16, 0);
         entries.push(PyEntry {
             build_args,
             adapter,
-            adapter_call,
+            adapter_decl,
             parse_params,
+            parse_returns,
             validate_params,
             name,
             snake,

@@ -456,6 +456,22 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
     ("lint", "lint.json", "/$defs/ListOrText", "ListOrText", None, []),
     ("lint", "lint.json", "/$defs/ListOrText", "ListOrText", 1, [("", "anyOf")]),
     ("open", "open.json", "/$defs/Box", "Box", {"content": [1]}, []),
+    (
+        "layout",
+        "layout.json",
+        "/$defs/fields",
+        "Fields",
+        {"plain": {"x": 1}, "nested_lists_of_a_long_type": [[{"x": 2}]]},
+        [],
+    ),
+    (
+        "layout",
+        "layout.json",
+        "/$defs/fields",
+        "Fields",
+        {"plain": {}, "mode": "other"},
+        [("/mode", "const")],
+    ),
     ("defaults", "defaults.json", "", "Defaults", {"enabled": {"get_input": "x"}}, []),
     (
         "defaults",
