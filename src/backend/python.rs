@@ -213,6 +213,14 @@ impl PyNode {
         .collect()
     }
 
+    /// A group whose only check is one prefix item, as one `if` (ruff's SIM102) when that
+    /// fits on its line: the condition after `if `.
+    fn single_prefix(&self, guard: &str, group: &[PyCheck]) -> Option<String> {
+        let [PyCheck::PrefixItem { index, node }] = group else { return None };
+        let cond = format!("{guard} and len(v) > {index} and not _n{node}(v[{index}], p + \"/{index}\", out)");
+        (4 + 3 + cond.len() + 1 <= lit::WIDTH).then_some(cond)
+    }
+
     fn empty(&self) -> bool {
         self.generic.is_empty()
             && self.strings.is_empty()

@@ -456,6 +456,8 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
     ("lint", "lint.json", "/$defs/ListOrText", "ListOrText", None, []),
     ("lint", "lint.json", "/$defs/ListOrText", "ListOrText", 1, [("", "anyOf")]),
     ("open", "open.json", "/$defs/Box", "Box", {"content": [1]}, []),
+    ("lint", "lint.json", "/$defs/Pair", "Pair", ["a", 1], []),
+    ("lint", "lint.json", "/$defs/Pair", "Pair", [1], [("/0", "type")]),
     (
         "layout",
         "layout.json",
