@@ -41,3 +41,28 @@ fn feature_snapshots() {
         }
     }
 }
+
+/// `SCHEMAS` names the document a type comes from, also when that document is only
+/// referenced (loaded for a `$ref`, not a module of its own).
+#[test]
+fn schema_locations_name_their_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = dir.path().join("main.json");
+    std::fs::write(
+        &main,
+        r##"{"type": "object", "properties": {"env": {"$ref": "#/$defs/env"}}, "$defs": {"env": {"$ref": "other.json#/$defs/env"}}}"##,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("other.json"),
+        r##"{"$defs": {"env": {"type": "object", "properties": {"name": {"type": "string"}}}}}"##,
+    )
+    .unwrap();
+    let mut set = SchemaSet::load_files(&[main], &BTreeMap::new()).unwrap();
+    let ir = ctxgen::ir::build(&mut set).unwrap();
+    let opts = Options { package: "context-protocols".into(), version: "0.1.0".into(), ..Options::default() };
+    let files = python::render(&ir, &opts).expect("render");
+    let init = &files["src/context_protocols/__init__.py"];
+    assert!(init.contains("\"main.json#/$defs/env\": "), "{init}");
+    assert!(init.contains("\"other.json#/$defs/env\": "), "{init}");
+}

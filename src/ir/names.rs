@@ -43,11 +43,13 @@ const PY_KEYWORDS: &[&str] = &[
     "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
     "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
 ];
-/// Builtins the generated Python annotations use, and pydantic's own model attributes.
+/// Builtins the generated Python annotations use, and pydantic's own model attributes (with
+/// `mro` and `register`, which a model class has from its metaclass).
 const PY_FIELD_RESERVED: &[&str] = &[
     "str", "int", "float", "bool", "list", "dict", "object", "type", "bytes", "set", "tuple", "copy", "dict", "json",
     "schema", "schema_json", "construct", "validate", "fields", "parse_obj", "parse_raw", "parse_file", "from_orm",
-    "update_forward_refs", "model_config", "model_fields", "Any", "Literal", "Annotated", "Field", "BaseModel",
+    "update_forward_refs", "model_config", "model_fields", "Any", "Literal", "Annotated", "Field", "BaseModel", "mro",
+    "register",
 ];
 const PY_TYPES: &[&str] = &[
     "Any", "Literal", "Optional", "Union", "Annotated", "BaseModel", "Field", "ConfigDict", "RootModel", "TypeAdapter",
@@ -216,6 +218,7 @@ mod tests {
             (Lang::Python, "Field", "FieldType", "class", "class_"),
             (Lang::Python, "x", "X", "list", "list_"),
             (Lang::Python, "x", "X", "model_config", "model_config_"),
+            (Lang::Python, "x", "X", "register", "register_"),
             (Lang::TypeScript, "string", "StringType", "class", "class"),
             (Lang::Rust, "3d-point", "T3dPoint", "3d", "n3d"),
             (Lang::Rust, "$$$", "Unnamed", "$ref", "ref_"),

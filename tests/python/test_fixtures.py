@@ -246,6 +246,8 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
             "2fa": True,
             "a/b~c": 1,
             "model_config": "m",
+            "register": "r",
+            "mro": "o",
         },
         [],
     ),
@@ -266,6 +268,221 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
         [("/a~1b~0c", "type")],
     ),
     ("names", "names.json", "/$defs/list", "List", [{"x": 1}, {"x": 2.0}], []),
+    (
+        "cycles",
+        "cycles.json",
+        "/$defs/Color",
+        "Color",
+        {"a": "red", "b": {"c": "blue"}},
+        [],
+    ),
+    ("cycles", "cycles.json", "/$defs/Color", "Color", {"a": 1}, [("", "anyOf")]),
+    ("cycles", "cycles.json", "/$defs/Command", "Command", ["a", ["b", []]], []),
+    (
+        "cycles",
+        "cycles.json",
+        "/$defs/Command",
+        "Command",
+        ["a", [1]],
+        [("", "anyOf")],
+    ),
+    (
+        "cycles",
+        "cycles.json",
+        "/$defs/Schema",
+        "Schema",
+        {"name": "r", "fields": ["int", [{"name": "s"}, "x"]]},
+        [],
+    ),
+    ("cycles", "cycles.json", "/$defs/Schema", "Schema", [], [("", "anyOf")]),
+    (
+        "cycles",
+        "cycles.json",
+        "/$defs/Record",
+        "Record",
+        {"name": "r", "fields": [[]]},
+        [("/fields/0", "anyOf")],
+    ),
+    ("variants", "variants.json", "/$defs/Auth", "Auth", {"user": "u"}, []),
+    ("variants", "variants.json", "/$defs/Auth", "Auth", {}, [("", "oneOf")]),
+    ("variants", "variants.json", "/$defs/Agent", "Agent", {"user": "u"}, []),
+    ("variants", "variants.json", "/$defs/Address", "Address", "10.0.0.1", []),
+    ("variants", "variants.json", "/$defs/Address", "Address", 1, [("", "anyOf")]),
+    (
+        "variants",
+        "variants.json",
+        "/$defs/Style",
+        "Style",
+        {"type": "image", "width": 2},
+        [],
+    ),
+    (
+        "variants",
+        "variants.json",
+        "/$defs/Style",
+        "Style",
+        {"type": "v"},
+        [("", "oneOf")],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 5, "half": 10.0, "open": 2, "ratio": 0.5},
+        [],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 0, "half": 1},
+        [("/rate", "exclusiveMinimum")],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 1, "half": 0},
+        [("/half", "minimum")],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 1, "half": 11},
+        [("/half", "maximum")],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 1, "half": 1, "open": 0},
+        [("/open", "exclusiveMinimum")],
+    ),
+    (
+        "bounds",
+        "bounds.json",
+        "",
+        "Bounds",
+        {"rate": 1, "half": 1, "open": 3},
+        [("/open", "exclusiveMaximum")],
+    ),
+    (
+        "constants",
+        "constants.json",
+        "",
+        "Constants",
+        {"none": [], "empty": {}, "nested": {"a": [], "b": {}}, "codes": 2.5},
+        [],
+    ),
+    (
+        "constants",
+        "constants.json",
+        "",
+        "Constants",
+        {"none": [1]},
+        [("/none", "const")],
+    ),
+    (
+        "constants",
+        "constants.json",
+        "",
+        "Constants",
+        {"empty": [0]},
+        [("/empty", "enum")],
+    ),
+    (
+        "constants",
+        "constants.json",
+        "",
+        "Constants",
+        {"codes": 3},
+        [("/codes", "enum")],
+    ),
+    ("copies", "copies.json", "/$defs/npm", "Npm", {}, [("", "minProperties")]),
+    ("copies", "copies.json", "", "Copies", {"npm": {}}, [("/npm", "minProperties")]),
+    (
+        "copies",
+        "copies.json",
+        "",
+        "Copies",
+        {"npm": {"pip": {"name": "p"}}, "tree": {"children": [{"label": "a"}]}},
+        [],
+    ),
+    (
+        "layout",
+        "layout.json",
+        "/$defs/list of at least one item with a long name",
+        "ListOfAtLeastOneItemWithALongName",
+        [{"id": "a.b" + "c" * 62}],
+        [],
+    ),
+    (
+        "layout",
+        "layout.json",
+        "/$defs/list of at least one item with a long name",
+        "ListOfAtLeastOneItemWithALongName",
+        [],
+        [("", "minItems")],
+    ),
+    (
+        "layout",
+        "layout.json",
+        "/$defs/three long tagged variants",
+        "ThreeLongTaggedVariants",
+        {"kind": "second", "size": 1},
+        [],
+    ),
+    (
+        "layout",
+        "layout.json",
+        "/$defs/three long variants",
+        "ThreeLongVariants",
+        {"p2": "x"},
+        [],
+    ),
+    ("layout", "layout.json", "/$defs/literals", "Literals", "b", []),
+    ("layout", "layout.json", "/$defs/literals", "Literals", "c", [("", "anyOf")]),
+    ("lint", "lint.json", "/$defs/StringOrFlag", "StringOrFlag", None, []),
+    ("lint", "lint.json", "/$defs/StringOrFlag", "StringOrFlag", 1, [("", "type")]),
+    ("lint", "lint.json", "/$defs/Scalar", "Scalar", [1], []),
+    ("lint", "lint.json", "/$defs/Scalar", "Scalar", {}, [("", "type")]),
+    ("lint", "lint.json", "/$defs/Dss200", "Dss200", {"id": 2}, []),
+    ("lint", "lint.json", "/$defs/ListOrText", "ListOrText", None, []),
+    ("lint", "lint.json", "/$defs/ListOrText", "ListOrText", 1, [("", "anyOf")]),
+    ("open", "open.json", "/$defs/Box", "Box", {"content": [1]}, []),
+    ("lint", "lint.json", "/$defs/Pair", "Pair", ["a", 1], []),
+    ("lint", "lint.json", "/$defs/Pair", "Pair", [1], [("/0", "type")]),
+    (
+        "layout",
+        "layout.json",
+        "/$defs/fields",
+        "Fields",
+        {"plain": {"x": 1}, "nested_lists_of_a_long_type": [[{"x": 2}]]},
+        [],
+    ),
+    (
+        "layout",
+        "layout.json",
+        "/$defs/fields",
+        "Fields",
+        {"plain": {}, "mode": "other"},
+        [("/mode", "const")],
+    ),
+    ("defaults", "defaults.json", "", "Defaults", {"enabled": {"get_input": "x"}}, []),
+    (
+        "defaults",
+        "defaults.json",
+        "",
+        "Defaults",
+        {"external": "false"},
+        [("/external", "anyOf")],
+    ),
 ]
 
 # The constraints fixture: one property at a time, (value, expected keywords at /<name>).
@@ -450,12 +667,13 @@ def test_models_are_typed() -> None:
     )
     assert [type(s).__name__ for s in drawing.shapes] == ["Circle", "Square"]
     names = _package("names")
-    item = names.parse_class({"class": "c", "a/b~c": 1, "from": "f"})
-    assert (item.class_, item.from_, item.a_b_c) == ("c", "f", 1)
+    item = names.parse_class({"class": "c", "a/b~c": 1, "from": "f", "register": "r"})
+    assert (item.class_, item.from_, item.a_b_c, item.register_) == ("c", "f", 1, "r")
     assert item.model_dump(by_alias=True, exclude_unset=True) == {
         "class": "c",
         "a/b~c": 1,
         "from": "f",
+        "register": "r",
     }
     # Validating a model directly runs the same validator (wrapped by pydantic).
     with pytest.raises(PydanticValidationError) as info:
@@ -466,3 +684,37 @@ def test_models_are_typed() -> None:
         ("/orderId", "type"),
         ("/price", "type"),
     ]
+
+
+def test_corpus_shapes_are_typed() -> None:
+    # Integer bounds: a float that is an integer parses to an int within them.
+    bounds = _package("bounds").parse_bounds({"half": 10.0, "rate": 2**62})
+    assert (bounds.half, bounds.rate) == (10, 2**62)
+    assert isinstance(bounds.half, int)
+    # A default that fits the field's type applies; one that does not is dropped.
+    defaults = _package("defaults").parse_defaults({})
+    assert (defaults.enabled, defaults.external, defaults.timeout) == (
+        False,
+        None,
+        None,
+    )
+    assert defaults.region == "eu"
+    # A union of one model is that model.
+    variants = _package("variants")
+    assert isinstance(variants.parse_auth({"user": "u"}), variants.Basic)
+    assert isinstance(variants.parse_style({"type": "image"}), variants.Image)
+    # A recursive alias parses its models at every depth.
+    cycles = _package("cycles")
+    schema = cycles.parse_schema({"name": "r", "fields": [[{"name": "s"}]]})
+    assert isinstance(schema, cycles.Record)
+    assert schema.fields_ is not None
+    inner = schema.fields_[0]
+    assert isinstance(inner, list)
+    assert isinstance(inner[0], cycles.Record)
+    # Sub-configurations that copy the configuration are the configuration's class.
+    copies = _package("copies")
+    assert copies.Npm is copies.Copies
+    config = copies.parse_copies({"npm": {"name": "n", "pip": {}}})
+    assert config.npm is not None
+    assert (config.npm.name, config.enabled) == ("n", True)
+    assert copies.Forest is not copies.Tree

@@ -75,6 +75,16 @@ pub fn bound(f: f64) -> String {
     }
 }
 
+/// An integral bound as an exact Python integer (`9223372036854775808`, not `9.2e18`); `None`
+/// when it is not finite.
+pub fn int_bound(f: f64) -> Option<String> {
+    if !f.is_finite() {
+        return None;
+    }
+    let s = format!("{f:.0}");
+    Some(if s == "-0" { "0".into() } else { s })
+}
+
 /// A JSON value as a Python expression on one line.
 pub fn flat(v: &Value) -> String {
     match v {
@@ -297,5 +307,8 @@ mod tests {
         assert_eq!(float(1.0), "1.0");
         assert_eq!(bound(0.0), "0");
         assert_eq!(bound(0.5), "0.5");
+        assert_eq!(int_bound(9.223372036854776e18).as_deref(), Some("9223372036854775808"));
+        assert_eq!(int_bound(-0.0).as_deref(), Some("0"));
+        assert_eq!(int_bound(f64::INFINITY), None);
     }
 }
