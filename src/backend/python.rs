@@ -218,7 +218,7 @@ impl PyNode {
     fn single_prefix(&self, guard: &str, group: &[PyCheck]) -> Option<String> {
         let [PyCheck::PrefixItem { index, node }] = group else { return None };
         let cond = format!("{guard} and len(v) > {index} and not _n{node}(v[{index}], p + \"/{index}\", out)");
-        (4 + 3 + cond.len() + 1 <= lit::WIDTH).then_some(cond)
+        (4 + 3 + cond.len() < lit::WIDTH).then_some(cond)
     }
 
     fn empty(&self) -> bool {
