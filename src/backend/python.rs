@@ -855,7 +855,7 @@ fn assignment(indent: usize, target: &str, ann: &AnnShape, value: Option<&Rhs>) 
         }
     }
     let fits_alone = indent + 4 + width <= lit::WIDTH;
-    if before + 1 <= lit::WIDTH && (fits_alone || matches!(value, Rhs::Call { .. })) {
+    if before < lit::WIDTH && (fits_alone || matches!(value, Rhs::Call { .. })) {
         let pad = " ".repeat(indent + 4);
         let inner = if fits_alone { flat.clone() } else { value.broken(indent + 4) };
         return format!(": {ann_flat} = (\n{pad}{inner}\n{})", " ".repeat(indent));
@@ -1389,7 +1389,7 @@ impl MBuilder<'_> {
         // one per line, as `ruff format` lays out a call.
         let args = format!("{label}, {value}");
         let width = args.chars().count();
-        let value = if name.len() + 17 + width + 1 <= lit::WIDTH {
+        let value = if name.len() + 17 + width < lit::WIDTH {
             format!("({args})")
         } else if 4 + width <= lit::WIDTH {
             format!("(\n    {args}\n)")
