@@ -39,5 +39,7 @@ fi
 echo "== SchemaStore subset (tests/corpus-subset.txt): generate, cargo check, tsc, import, mypy"
 corpus="${CTXGEN_CORPUS:-../shared/corpus/schemastore}"
 [ -d "$corpus" ] || { echo "error: the SchemaStore corpus is not at $corpus (set CTXGEN_CORPUS)" >&2; exit 1; }
+# The runner starts the release `ctxgen` binary for each file: build both.
+cargo build --quiet --release --bin ctxgen
 CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release --bin ctxgen-corpus -- "$corpus" \
   --list tests/corpus-subset.txt --require-all --work target/corpus-subset --report target/corpus-subset.md

@@ -38,9 +38,14 @@ fn main() {
     let compile = !args.iter().any(|a| a == "--no-compile");
     let files = corpus::select(&dir, every, largest, &only).unwrap_or_else(|e| fail(&format!("{}: {e}", dir.display())));
     let exe = std::env::current_exe().expect("exe").with_file_name(format!("ctxgen{}", std::env::consts::EXE_SUFFIX));
+    if !exe.is_file() {
+        fail(&format!("{} not found: build it first (cargo build --release --bins)", exe.display()));
+    }
     let work = flag("--work").map(PathBuf::from).unwrap_or_else(|| std::env::temp_dir().join(format!("ctxgen-corpus-{}", std::process::id())));
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap_or_else(|e| fail(&format!("{}: {e}", work.display())));
+    // The checkers run inside it: paths into it must not depend on the current directory.
+    let work = work.canonicalize().unwrap_or_else(|e| fail(&format!("{}: {e}", work.display())));
     let langs = if compile { "rust,typescript,python" } else { "rust" };
 
     let mut rows = Vec::new();
@@ -102,7 +107,13 @@ fn main() {
                 Verdict::Fail(m) => Some(format!("{k}: {m}")),
                 Verdict::Pass => None,
             }).collect();
-            eprintln!("FAILED {}: {}", r.file, if r.generated() { why.join("; ") } else { "not generated".into() });
+            let why = match &r.outcome {
+                corpus::Outcome::Generated => why.join("; "),
+                corpus::Outcome::Refused(m) => format!("refused: {m}"),
+                corpus::Outcome::Panicked(m) => format!("panicked: {m}"),
+                corpus::Outcome::TimedOut => format!("took longer than {} s", corpus::LIMIT.as_secs()),
+            };
+            eprintln!("FAILED {}: {why}", r.file);
         }
         if !bad.is_empty() {
             eprintln!("{} of {} file(s) failed", bad.len(), rows.len());
