@@ -12,12 +12,27 @@ use crate::schema::{SchemaSet, Source};
 
 /// The protocol schemas bundled into the binary, used when there is no `./schemas`.
 pub const BUNDLED: &[(&str, &str)] = &[
-    ("agent-context-report.json", include_str!("../schemas/agent-context-report.json")),
+    (
+        "agent-context-report.json",
+        include_str!("../schemas/agent-context-report.json"),
+    ),
     ("common.json", include_str!("../schemas/common.json")),
-    ("message-envelope.json", include_str!("../schemas/message-envelope.json")),
-    ("paper-context.json", include_str!("../schemas/paper-context.json")),
-    ("scheduling-context.json", include_str!("../schemas/scheduling-context.json")),
-    ("session-context.json", include_str!("../schemas/session-context.json")),
+    (
+        "message-envelope.json",
+        include_str!("../schemas/message-envelope.json"),
+    ),
+    (
+        "paper-context.json",
+        include_str!("../schemas/paper-context.json"),
+    ),
+    (
+        "scheduling-context.json",
+        include_str!("../schemas/scheduling-context.json"),
+    ),
+    (
+        "session-context.json",
+        include_str!("../schemas/session-context.json"),
+    ),
 ];
 
 /// Where the schemas come from.
@@ -125,7 +140,13 @@ impl Config {
             Input::Dir(d) => SchemaSet::load_dir(d, &self.url_map),
             Input::Files(f) => SchemaSet::load_files(f, &self.url_map),
             Input::Bundled => SchemaSet::load_sources(
-                &BUNDLED.iter().map(|(rel, text)| Source { rel: rel.to_string(), text: text.to_string() }).collect::<Vec<_>>(),
+                &BUNDLED
+                    .iter()
+                    .map(|(rel, text)| Source {
+                        rel: rel.to_string(),
+                        text: text.to_string(),
+                    })
+                    .collect::<Vec<_>>(),
             ),
         }
     }
@@ -140,7 +161,11 @@ impl Config {
     pub fn render(&self) -> Result<Rendered> {
         let mut set = self.load()?;
         let ir = ir::build(&mut set)?;
-        if let Some(d) = ir.diagnostics.iter().find(|d| d.severity == Severity::Error || self.deny_warnings) {
+        if let Some(d) = ir
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error || self.deny_warnings)
+        {
             return Err(Error::schema(d.location.clone(), d.message.clone()));
         }
         let mut packages = Vec::new();
@@ -148,7 +173,11 @@ impl Config {
             let files = backend::render(*lang, &ir, &self.options)?;
             packages.push((self.out_dir.join(backend::dir_name(*lang)), files));
         }
-        Ok(Rendered { packages, diagnostics: ir.diagnostics, files_read: set.files_read })
+        Ok(Rendered {
+            packages,
+            diagnostics: ir.diagnostics,
+            files_read: set.files_read,
+        })
     }
 
     /// The name of each schema file's root type, per language (`None` for a definitions-only
@@ -160,7 +189,10 @@ impl Config {
         for lang in &self.langs {
             let names = ir::names::type_names(*lang, &ir);
             for m in &ir.modules {
-                let root = m.types.iter().find(|id| ir.types[**id].origin.pointer.is_empty());
+                let root = m
+                    .types
+                    .iter()
+                    .find(|id| ir.types[**id].origin.pointer.is_empty());
                 out.insert((*lang, m.rel.clone()), root.map(|id| names[*id].clone()));
             }
         }
@@ -185,7 +217,10 @@ impl Config {
         let mut changes = Changes::default();
         for (dir, files) in &rendered.packages {
             let mut all = files.clone();
-            all.insert(output::MANIFEST.into(), files.keys().map(|k| format!("{k}\n")).collect());
+            all.insert(
+                output::MANIFEST.into(),
+                files.keys().map(|k| format!("{k}\n")).collect(),
+            );
             let c = output::diff(dir, &all)?;
             changes.changed.extend(c.changed);
             changes.stale.extend(c.stale);
@@ -199,10 +234,16 @@ impl Config {
 /// with `#[allow(dead_code, unused_imports)] mod protocols { include!(concat!(env!("OUT_DIR"), "/ctxgen/rust/bindings.rs")); }`;
 /// the crate needs `serde`, `serde_json` and `regress` as dependencies. Returns the file's path.
 pub fn generate(schemas_dir: impl AsRef<Path>) -> Result<PathBuf> {
-    let out = std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or_else(|| Error::Usage("OUT_DIR is not set: call this from build.rs".into()))?;
+    let out = std::env::var_os("OUT_DIR")
+        .map(PathBuf::from)
+        .ok_or_else(|| Error::Usage("OUT_DIR is not set: call this from build.rs".into()))?;
     let out = out.join("ctxgen");
     let mut config = Config::new();
-    config.schemas_dir(schemas_dir.as_ref()).out_dir(&out).languages(&[Lang::Rust]).single_file(true);
+    config
+        .schemas_dir(schemas_dir.as_ref())
+        .out_dir(&out)
+        .languages(&[Lang::Rust])
+        .single_file(true);
     let (rendered, _) = config.generate()?;
     println!("cargo:rerun-if-changed={}", schemas_dir.as_ref().display());
     for f in &rendered.files_read {

@@ -12,7 +12,10 @@ pub struct Location {
 
 impl Location {
     pub fn new(file: impl Into<String>, pointer: impl Into<String>) -> Self {
-        Location { file: file.into(), pointer: pointer.into() }
+        Location {
+            file: file.into(),
+            pointer: pointer.into(),
+        }
     }
 }
 
@@ -26,20 +29,34 @@ impl fmt::Display for Location {
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{file}:{line}:{column}: malformed JSON: {message}")]
-    Json { file: String, line: usize, column: usize, message: String },
+    Json {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
     #[error("{location}: {message}")]
     Schema { location: Location, message: String },
     #[error("{0}")]
     Usage(String),
     #[error("template {template}: {message}")]
-    Template { template: &'static str, message: String },
+    Template {
+        template: &'static str,
+        message: String,
+    },
 }
 
 impl Error {
     pub fn schema(location: Location, message: impl Into<String>) -> Self {
-        Error::Schema { location, message: message.into() }
+        Error::Schema {
+            location,
+            message: message.into(),
+        }
     }
 }
 

@@ -7,7 +7,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use ctxgen::{Config, Lang};
 
 #[derive(Parser)]
-#[command(name = "ctxgen", version, about = "Typed, validating Rust, TypeScript and Python bindings from JSON Schema")]
+#[command(
+    name = "ctxgen",
+    version,
+    about = "Typed, validating Rust, TypeScript and Python bindings from JSON Schema"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -54,8 +58,17 @@ enum LangArg {
 }
 
 fn main() -> ExitCode {
-    let Command::Generate { schemas, out, lang, check, map_url, package_name, deny_warnings, single_file, files } =
-        Cli::parse().command;
+    let Command::Generate {
+        schemas,
+        out,
+        lang,
+        check,
+        map_url,
+        package_name,
+        deny_warnings,
+        single_file,
+        files,
+    } = Cli::parse().command;
     let mut config = Config::new();
     match (schemas, files.is_empty()) {
         (Some(dir), true) => config.schemas_dir(dir),
@@ -75,7 +88,12 @@ fn main() -> ExitCode {
             LangArg::Python => Lang::Python,
         })
         .collect();
-    config.out_dir(out).languages(&langs).package_name(package_name).deny_warnings(deny_warnings).single_file(single_file);
+    config
+        .out_dir(out)
+        .languages(&langs)
+        .package_name(package_name)
+        .deny_warnings(deny_warnings)
+        .single_file(single_file);
     for m in map_url {
         let Some((url, file)) = m.split_once('=') else {
             eprintln!("error: --map-url takes URL=FILE, got `{m}`");
@@ -83,7 +101,11 @@ fn main() -> ExitCode {
         };
         config.map_url(url, file);
     }
-    let result = if check { config.check() } else { config.generate() };
+    let result = if check {
+        config.check()
+    } else {
+        config.generate()
+    };
     match result {
         Ok((rendered, changes)) => {
             for d in &rendered.diagnostics {
@@ -103,7 +125,11 @@ fn main() -> ExitCode {
                     ExitCode::from(1)
                 }
             } else {
-                println!("wrote {} file(s), removed {}", changes.changed.len(), changes.stale.len());
+                println!(
+                    "wrote {} file(s), removed {}",
+                    changes.changed.len(),
+                    changes.stale.len()
+                );
                 ExitCode::SUCCESS
             }
         }

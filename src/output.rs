@@ -25,7 +25,10 @@ impl Changes {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
-    move |source| Error::Io { path: path.to_path_buf(), source }
+    move |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Compares `files` (relative path → contents) with what is under `root`.
@@ -62,7 +65,11 @@ pub fn write(root: &Path, files: &BTreeMap<String, String>) -> Result<Changes> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(io(dir))?;
         }
-        let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/");
+        let rel = path
+            .strip_prefix(root)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .replace('\\', "/");
         let tmp = path.with_extension("ctxgen-tmp");
         std::fs::write(&tmp, all[&rel].as_bytes()).map_err(io(&tmp))?;
         std::fs::rename(&tmp, path).map_err(io(path))?;

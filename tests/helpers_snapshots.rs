@@ -6,7 +6,9 @@ use ctxgen::{Config, Lang};
 #[test]
 fn helper_output_snapshots() {
     let mut config = Config::new();
-    config.schemas_dir("schemas").languages(&[Lang::Rust, Lang::TypeScript, Lang::Python]);
+    config
+        .schemas_dir("schemas")
+        .languages(&[Lang::Rust, Lang::TypeScript, Lang::Python]);
     let rendered = config.render().expect("protocol schemas generate");
     let mut seen = 0;
     for (dir, files) in &rendered.packages {

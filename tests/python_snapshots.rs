@@ -10,9 +10,14 @@ use ctxgen::schema::SchemaSet;
 fn generate(dir: &Path) -> Files {
     // Relative to the crate root, so that the origins in comments do not name this machine.
     let dir = dir.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(dir);
-    let mut set = SchemaSet::load_dir(dir, &BTreeMap::new()).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut set = SchemaSet::load_dir(dir, &BTreeMap::new())
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let ir = ctxgen::ir::build(&mut set).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    let opts = Options { package: "context-protocols".into(), version: "0.1.0".into(), ..Options::default() };
+    let opts = Options {
+        package: "context-protocols".into(),
+        version: "0.1.0".into(),
+        ..Options::default()
+    };
     python::render(&ir, &opts).expect("render")
 }
 
@@ -60,7 +65,11 @@ fn schema_locations_name_their_document() {
     .unwrap();
     let mut set = SchemaSet::load_files(&[main], &BTreeMap::new()).unwrap();
     let ir = ctxgen::ir::build(&mut set).unwrap();
-    let opts = Options { package: "context-protocols".into(), version: "0.1.0".into(), ..Options::default() };
+    let opts = Options {
+        package: "context-protocols".into(),
+        version: "0.1.0".into(),
+        ..Options::default()
+    };
     let files = python::render(&ir, &opts).expect("render");
     let init = &files["src/context_protocols/__init__.py"];
     assert!(init.contains("\"main.json#/$defs/env\": "), "{init}");

@@ -11,10 +11,10 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 echo "== generated/ is up to date"
 cargo run --quiet --bin ctxgen -- generate --check
 
-echo "== generated Rust crate: rustfmt and clippy"
-(cd generated/rust && cargo fmt --check)
+echo "== rustfmt and clippy: ctxgen, its tests, and the generated crate"
+cargo fmt --all --check
 cargo clippy --quiet -p context-protocols --all-features -- -D warnings
-cargo clippy --quiet -p ctxgen --lib --bins -- -D warnings
+cargo clippy --quiet -p ctxgen --all-targets -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace

@@ -8,9 +8,15 @@ use serde_json::{json, Value};
 /// The comparison rules of `tests/vectors/helpers/README.md`.
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => (x.as_f64().unwrap() - y.as_f64().unwrap()).abs() <= 1e-9,
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
+        (Value::Number(x), Value::Number(y)) => {
+            (x.as_f64().unwrap() - y.as_f64().unwrap()).abs() <= 1e-9
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
         _ => a == b,
     }
 }
@@ -28,7 +34,8 @@ fn typed<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
 }
 
 fn out<T: serde::Serialize>(r: Result<T, p::HelperError>) -> Result<Value, String> {
-    r.map(|v| serde_json::to_value(v).expect("serialize")).map_err(|e| e.code().to_string())
+    r.map(|v| serde_json::to_value(v).expect("serialize"))
+        .map_err(|e| e.code().to_string())
 }
 
 fn call(helper: &str, a: &[Value]) -> Result<Value, String> {
@@ -40,27 +47,58 @@ fn call(helper: &str, a: &[Value]) -> Result<Value, String> {
         "isNestedContext" => out(p::is_nested_context(s(0))),
         "getContextDepth" => out(p::get_context_depth(s(0))),
         "isAncestor" => out(p::is_ancestor(s(0), s(1))),
-        "getContextTree" => out(p::get_context_tree(&typed::<Vec<p::MessageEnvelope>>(&a[0])?, s(1))),
-        "getDirectChildren" => out(p::get_direct_children(&typed::<Vec<p::MessageEnvelope>>(&a[0])?, s(1))),
-        "mainContextOnly" => out(p::main_context_only(&typed::<Vec<p::MessageEnvelope>>(&a[0])?)),
-        "getRootContexts" => out(p::get_root_contexts(&typed::<Vec<p::MessageEnvelope>>(&a[0])?)),
-        "computeQualityScore" => out(p::compute_quality_score(&typed::<Vec<p::QualityIssue>>(&a[0])?)),
-        "countIssuesBySeverity" => out(p::count_issues_by_severity(&typed::<Vec<p::QualityIssue>>(&a[0])?)),
-        "passesQualityGate" => out(p::passes_quality_gate(&typed::<Vec<p::QualityIssue>>(&a[0])?)),
+        "getContextTree" => out(p::get_context_tree(
+            &typed::<Vec<p::MessageEnvelope>>(&a[0])?,
+            s(1),
+        )),
+        "getDirectChildren" => out(p::get_direct_children(
+            &typed::<Vec<p::MessageEnvelope>>(&a[0])?,
+            s(1),
+        )),
+        "mainContextOnly" => out(p::main_context_only(&typed::<Vec<p::MessageEnvelope>>(
+            &a[0],
+        )?)),
+        "getRootContexts" => out(p::get_root_contexts(&typed::<Vec<p::MessageEnvelope>>(
+            &a[0],
+        )?)),
+        "computeQualityScore" => out(p::compute_quality_score(&typed::<Vec<p::QualityIssue>>(
+            &a[0],
+        )?)),
+        "countIssuesBySeverity" => out(p::count_issues_by_severity(
+            &typed::<Vec<p::QualityIssue>>(&a[0])?,
+        )),
+        "passesQualityGate" => out(p::passes_quality_gate(&typed::<Vec<p::QualityIssue>>(
+            &a[0],
+        )?)),
         "checkQualityReport" => out(p::check_quality_report(&typed::<p::QualityReport>(&a[0])?)),
         "isSchemaVersionCompatible" => out(p::is_schema_version_compatible(s(0), s(1))),
         "confidenceBand" => out(p::confidence_band(a[0].as_f64().expect("number"))),
-        "isCrossSkillHandoff" => Ok(json!(p::is_cross_skill_handoff(&typed::<p::SessionContext>(&a[0])?))),
-        "isSessionMismatch" => Ok(json!(p::is_session_mismatch(&typed::<p::SessionContext>(&a[0])?, s(1)))),
+        "isCrossSkillHandoff" => Ok(json!(p::is_cross_skill_handoff(
+            &typed::<p::SessionContext>(&a[0])?
+        ))),
+        "isSessionMismatch" => Ok(json!(p::is_session_mismatch(
+            &typed::<p::SessionContext>(&a[0])?,
+            s(1)
+        ))),
         "percentFull" => Ok(json!(p::percent_full(&typed::<p::ContextWindow>(&a[0])?))),
         "contextFreshness" => out(p::context_freshness(s(0), s(1))),
-        "taskMatchScore" => Ok(json!(p::task_match_score(&typed::<p::ContextReport>(&a[0])?, s(1), s(2)))),
+        "taskMatchScore" => Ok(json!(p::task_match_score(
+            &typed::<p::ContextReport>(&a[0])?,
+            s(1),
+            s(2)
+        ))),
         "isValidAttendeeAction" => Ok(json!(p::is_valid_attendee_action(&a[0]))),
         "isValidEventAction" => Ok(json!(p::is_valid_event_action(&a[0]))),
-        "attendeeFallbackAction" => Ok(serde_json::to_value(p::attendee_fallback_action()).unwrap()),
+        "attendeeFallbackAction" => {
+            Ok(serde_json::to_value(p::attendee_fallback_action()).unwrap())
+        }
         "eventFallbackAction" => Ok(serde_json::to_value(p::event_fallback_action()).unwrap()),
-        "normalizeAttendeeAction" => Ok(serde_json::to_value(p::normalize_attendee_action(&a[0])).unwrap()),
-        "normalizeEventAction" => Ok(serde_json::to_value(p::normalize_event_action(&a[0])).unwrap()),
+        "normalizeAttendeeAction" => {
+            Ok(serde_json::to_value(p::normalize_attendee_action(&a[0])).unwrap())
+        }
+        "normalizeEventAction" => {
+            Ok(serde_json::to_value(p::normalize_event_action(&a[0])).unwrap())
+        }
         other => panic!("no Rust helper for {other}"),
     }
 }
@@ -97,15 +135,26 @@ fn every_helper_vector_agrees_with_the_generated_rust_helpers() {
                 ),
                 _ => e.clone(),
             });
-            let desc = format!("{}: {helper}: {}", file.display(), case["description"].as_str().unwrap_or(""));
+            let desc = format!(
+                "{}: {helper}: {}",
+                file.display(),
+                case["description"].as_str().unwrap_or("")
+            );
             match (expected.as_ref(), case.get("error"), got) {
                 (Some(want), _, Ok(v)) if same(want, &v) => {}
                 (_, Some(Value::String(code)), Err(e)) if *code == e => {}
-                (want, code, got) => failures.push(format!("{desc}: expected {want:?} / error {code:?}, got {got:?}")),
+                (want, code, got) => failures.push(format!(
+                    "{desc}: expected {want:?} / error {code:?}, got {got:?}"
+                )),
             }
         }
     }
     println!("{total} helper vectors checked");
     assert!(total >= 150);
-    assert!(failures.is_empty(), "{} of {total} disagree:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {total} disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

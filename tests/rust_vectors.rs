@@ -25,7 +25,10 @@ fn vector_files() -> Vec<std::path::PathBuf> {
 }
 
 fn pairs(v: &[context_protocols::Violation]) -> Vec<(String, String)> {
-    let mut p: Vec<_> = v.iter().map(|v| (v.pointer.clone(), v.keyword.to_string())).collect();
+    let mut p: Vec<_> = v
+        .iter()
+        .map(|v| (v.pointer.clone(), v.keyword.to_string()))
+        .collect();
     p.sort();
     p
 }
@@ -35,13 +38,15 @@ fn every_vector_agrees_with_the_generated_rust_bindings() {
     let mut failures = Vec::new();
     let (mut valid, mut invalid) = (0, 0);
     for file in vector_files() {
-        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("vector JSON");
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).expect("read"))
+            .expect("vector JSON");
         let ty = doc["type"].as_str().expect("type");
         let name = Path::new(&file).display().to_string();
         for case in doc["cases"].as_array().expect("cases") {
             let desc = case["description"].as_str().unwrap_or("?");
             let instance = case["instance"].clone();
-            let result = context_protocols::validate(ty, &instance).unwrap_or_else(|| panic!("{name}: unknown type {ty}"));
+            let result = context_protocols::validate(ty, &instance)
+                .unwrap_or_else(|| panic!("{name}: unknown type {ty}"));
             if case["valid"] == Value::Bool(true) {
                 valid += 1;
                 if let Err(e) = result {
@@ -50,12 +55,20 @@ fn every_vector_agrees_with_the_generated_rust_bindings() {
                 }
                 let once = context_protocols::round_trip(ty, instance.clone()).expect("known type");
                 match once {
-                    Ok(back) => match context_protocols::round_trip(ty, back.clone()).expect("known type") {
-                        Ok(again) if again == back => {}
-                        Ok(again) => failures.push(format!("{name}: {desc}: round trip changed {back} into {again}")),
-                        Err(e) => failures.push(format!("{name}: {desc}: serialized value does not parse: {e}")),
-                    },
-                    Err(e) => failures.push(format!("{name}: {desc}: valid instance does not parse: {e}")),
+                    Ok(back) => {
+                        match context_protocols::round_trip(ty, back.clone()).expect("known type") {
+                            Ok(again) if again == back => {}
+                            Ok(again) => failures.push(format!(
+                                "{name}: {desc}: round trip changed {back} into {again}"
+                            )),
+                            Err(e) => failures.push(format!(
+                                "{name}: {desc}: serialized value does not parse: {e}"
+                            )),
+                        }
+                    }
+                    Err(e) => failures.push(format!(
+                        "{name}: {desc}: valid instance does not parse: {e}"
+                    )),
                 }
             } else {
                 invalid += 1;
@@ -63,7 +76,12 @@ fn every_vector_agrees_with_the_generated_rust_bindings() {
                     .as_array()
                     .expect("errors")
                     .iter()
-                    .map(|e| (e["pointer"].as_str().unwrap().to_string(), e["keyword"].as_str().unwrap().to_string()))
+                    .map(|e| {
+                        (
+                            e["pointer"].as_str().unwrap().to_string(),
+                            e["keyword"].as_str().unwrap().to_string(),
+                        )
+                    })
                     .collect();
                 expected.sort();
                 match result {
@@ -71,7 +89,9 @@ fn every_vector_agrees_with_the_generated_rust_bindings() {
                     Err(e) => {
                         let got = pairs(&e.0);
                         if got != expected {
-                            failures.push(format!("{name}: {desc}: expected {expected:?}, got {got:?}"));
+                            failures.push(format!(
+                                "{name}: {desc}: expected {expected:?}, got {got:?}"
+                            ));
                         }
                     }
                 }
@@ -80,5 +100,11 @@ fn every_vector_agrees_with_the_generated_rust_bindings() {
     }
     println!("{valid} valid and {invalid} invalid vectors checked");
     assert!(valid + invalid >= 200, "too few vectors");
-    assert!(failures.is_empty(), "{} of {} vectors disagree:\n{}", failures.len(), valid + invalid, failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} vectors disagree:\n{}",
+        failures.len(),
+        valid + invalid,
+        failures.join("\n")
+    );
 }

@@ -262,14 +262,12 @@ fn percent_decode(s: &str) -> String {
 
 // ------------------------------------------------------------------------ schema walking
 
+/// Called with the file, the JSON Pointer and the schema object.
+type SchemaVisitor<'a> = dyn FnMut(&str, &str, &Map<String, Value>) + 'a;
+
 /// Calls `f(file, pointer, node)` for every schema object reachable through schema keywords
 /// (not through `if`, whose failures are never errors).
-fn walk_schemas(
-    file: &str,
-    pointer: &str,
-    node: &Value,
-    f: &mut dyn FnMut(&str, &str, &Map<String, Value>),
-) {
+fn walk_schemas(file: &str, pointer: &str, node: &Value, f: &mut SchemaVisitor) {
     let Some(obj) = node.as_object() else { return };
     f(file, pointer, obj);
     for (k, v) in obj {
@@ -312,9 +310,8 @@ fn constraint_locations(schemas: &BTreeMap<String, Value>) -> BTreeSet<String> {
         walk_schemas(file, "", schema, &mut |file, ptr, obj| {
             for (k, v) in obj {
                 let loc = format!("{file}#{ptr}/{k}");
-                if CONSTRAINT_KEYWORDS.contains(&k.as_str()) {
-                    out.insert(loc);
-                } else if k == "additionalProperties" && v == &Value::Bool(false) {
+                let closed = k == "additionalProperties" && v == &Value::Bool(false);
+                if CONSTRAINT_KEYWORDS.contains(&k.as_str()) || closed {
                     out.insert(loc);
                 } else if k == "required" {
                     for name in v.as_array().unwrap() {

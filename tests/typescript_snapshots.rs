@@ -22,8 +22,11 @@ fn generate(dir: &Path) -> Files {
 }
 
 fn fixtures() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> =
-        fs::read_dir(FIXTURES).expect("fixtures").map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut dirs: Vec<PathBuf> = fs::read_dir(FIXTURES)
+        .expect("fixtures")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
     dirs.sort();
     dirs
 }
@@ -37,7 +40,10 @@ fn fixture_snapshots() {
             if !path.starts_with("src/") || path == "src/runtime.ts" {
                 continue;
             }
-            let name = format!("{case}__{}", path.trim_start_matches("src/").replace('/', "_"));
+            let name = format!(
+                "{case}__{}",
+                path.trim_start_matches("src/").replace('/', "_")
+            );
             insta::assert_snapshot!(name, text);
         }
     }
@@ -47,7 +53,12 @@ fn fixture_snapshots() {
 #[test]
 fn fixed_files_snapshot() {
     let files = generate(&Path::new(FIXTURES).join("objects"));
-    for path in ["src/runtime.ts", "package.json", "tsconfig.json", "README.md"] {
+    for path in [
+        "src/runtime.ts",
+        "package.json",
+        "tsconfig.json",
+        "README.md",
+    ] {
         insta::assert_snapshot!(path.replace('/', "_"), files[path]);
     }
 }
@@ -60,8 +71,14 @@ fn deterministic_and_complete() {
         assert_eq!(a, generate(&dir), "{}", dir.display());
         let schemas = fs::read_dir(&dir).unwrap().count();
         let modules = a.keys().filter(|k| k.starts_with("src/")).count();
-        assert!(modules >= schemas + 3, "{}: {modules} modules for {schemas} schemas", dir.display());
-        assert!(a.values().all(|t| t.ends_with('\n') && !t.ends_with("\n\n")));
+        assert!(
+            modules >= schemas + 3,
+            "{}: {modules} modules for {schemas} schemas",
+            dir.display()
+        );
+        assert!(a
+            .values()
+            .all(|t| t.ends_with('\n') && !t.ends_with("\n\n")));
     }
 }
 
@@ -70,8 +87,15 @@ fn deterministic_and_complete() {
 /// unless the checks are split. Generated here rather than kept as a fixture file.
 fn large_schema(dir: &Path) {
     let names: Vec<String> = (0..1000).map(|i| format!("property_{i:04}")).collect();
-    let props: serde_json::Map<String, serde_json::Value> =
-        names.iter().map(|n| (n.clone(), serde_json::json!({ "type": "integer", "minimum": 0 }))).collect();
+    let props: serde_json::Map<String, serde_json::Value> = names
+        .iter()
+        .map(|n| {
+            (
+                n.clone(),
+                serde_json::json!({ "type": "integer", "minimum": 0 }),
+            )
+        })
+        .collect();
     let schema = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://example.test/large.json",
@@ -80,7 +104,11 @@ fn large_schema(dir: &Path) {
         "required": names,
         "additionalProperties": false,
     });
-    fs::write(dir.join("large.json"), serde_json::to_string_pretty(&schema).unwrap()).unwrap();
+    fs::write(
+        dir.join("large.json"),
+        serde_json::to_string_pretty(&schema).unwrap(),
+    )
+    .unwrap();
 }
 
 /// A node with more object checks than one function should hold is split into parts, in order.
@@ -91,16 +119,29 @@ fn large_objects_are_split() {
     let files = generate(dir.path());
     let v = &files["src/validators.ts"];
     let functions: Vec<&str> = v.split("\nexport function ").skip(1).collect();
-    let names: Vec<&str> = functions.iter().map(|f| f.split('(').next().unwrap()).collect();
+    let names: Vec<&str> = functions
+        .iter()
+        .map(|f| f.split('(').next().unwrap())
+        .collect();
     assert_eq!(&names[..3], ["n0", "n0_1", "n0_2"], "{names:?}");
     for f in &functions {
         let checks = f.matches("\n    if (").count();
-        assert!(checks <= 200, "{} has {checks} checks", f.split('(').next().unwrap());
+        assert!(
+            checks <= 200,
+            "{} has {checks} checks",
+            f.split('(').next().unwrap()
+        );
     }
     // Every property check and every required name is still there, in schema order.
-    let reads: Vec<&str> = v.match_indices("v[\"property_").map(|(i, _)| &v[i + 3..i + 16]).collect();
+    let reads: Vec<&str> = v
+        .match_indices("v[\"property_")
+        .map(|(i, _)| &v[i + 3..i + 16])
+        .collect();
     assert_eq!(reads.len(), 2000);
-    assert!(reads[..1000].windows(2).all(|w| w[0] < w[1]) && reads[1000..].windows(2).all(|w| w[0] < w[1]));
+    assert!(
+        reads[..1000].windows(2).all(|w| w[0] < w[1])
+            && reads[1000..].windows(2).all(|w| w[0] < w[1])
+    );
 }
 
 /// Writes what `tests/typescript/run.sh` needs under `$CTXGEN_TS_OUT`: `names.json`
@@ -117,17 +158,31 @@ fn write_test_inputs() {
         .iter()
         .zip(ts)
         .map(|(t, n)| {
-            let file = Path::new(&t.origin.file).file_name().unwrap().to_string_lossy().into_owned();
-            let module = names::module_name(names::Lang::TypeScript, &ir.modules[t.module].raw_name);
-            (format!("{file}#{}", t.origin.pointer), serde_json::json!({ "name": n, "module": module }))
+            let file = Path::new(&t.origin.file)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let module =
+                names::module_name(names::Lang::TypeScript, &ir.modules[t.module].raw_name);
+            (
+                format!("{file}#{}", t.origin.pointer),
+                serde_json::json!({ "name": n, "module": module }),
+            )
         })
         .collect();
     fs::create_dir_all(&out).unwrap();
-    fs::write(out.join("names.json"), serde_json::to_string_pretty(&map).unwrap()).unwrap();
+    fs::write(
+        out.join("names.json"),
+        serde_json::to_string_pretty(&map).unwrap(),
+    )
+    .unwrap();
     let large = tempfile::tempdir().unwrap();
     large_schema(large.path());
-    let mut dirs: Vec<(std::ffi::OsString, PathBuf)> =
-        fixtures().into_iter().map(|d| (d.file_name().unwrap().to_owned(), d)).collect();
+    let mut dirs: Vec<(std::ffi::OsString, PathBuf)> = fixtures()
+        .into_iter()
+        .map(|d| (d.file_name().unwrap().to_owned(), d))
+        .collect();
     dirs.push(("large".into(), large.path().to_path_buf()));
     for (case, dir) in dirs {
         for (path, text) in generate(&dir) {
@@ -137,4 +192,3 @@ fn write_test_inputs() {
         }
     }
 }
-

@@ -216,8 +216,12 @@ impl PyNode {
     /// A group whose only check is one prefix item, as one `if` (ruff's SIM102) when that
     /// fits on its line: the condition after `if `.
     fn single_prefix(&self, guard: &str, group: &[PyCheck]) -> Option<String> {
-        let [PyCheck::PrefixItem { index, node }] = group else { return None };
-        let cond = format!("{guard} and len(v) > {index} and not _n{node}(v[{index}], p + \"/{index}\", out)");
+        let [PyCheck::PrefixItem { index, node }] = group else {
+            return None;
+        };
+        let cond = format!(
+            "{guard} and len(v) > {index} and not _n{node}(v[{index}], p + \"/{index}\", out)"
+        );
         (4 + 3 + cond.len() < lit::WIDTH).then_some(cond)
     }
 
@@ -263,7 +267,12 @@ impl<'a> VBuilder<'a> {
         self.ir.program.nodes[n].is_trivial()
     }
 
-    fn constant(&mut self, prefix: &str, id: NodeId, value: impl FnOnce(usize) -> String) -> String {
+    fn constant(
+        &mut self,
+        prefix: &str,
+        id: NodeId,
+        value: impl FnOnce(usize) -> String,
+    ) -> String {
         self.typed_constant(prefix, id, None, value)
     }
 
@@ -278,21 +287,35 @@ impl<'a> VBuilder<'a> {
     ) -> String {
         let name = format!(
             "_{prefix}{id}_{}",
-            self.consts.iter().filter(|c| c.name.starts_with(&format!("_{prefix}{id}_"))).count()
+            self.consts
+                .iter()
+                .filter(|c| c.name.starts_with(&format!("_{prefix}{id}_")))
+                .count()
         );
         let lead = name.len() + 3 + ann.map_or(0, |a| a.len() + 2);
         let value = value(lead);
-        self.consts.push(PyConst { name: name.clone(), value, ann: ann.map(str::to_string) });
+        self.consts.push(PyConst {
+            name: name.clone(),
+            value,
+            ann: ann.map(str::to_string),
+        });
         name
     }
 
     fn table(&mut self, prefix: &str, id: NodeId, rows: Vec<String>) -> String {
         let name = format!(
             "_{prefix}{id}_{}",
-            self.tables.iter().filter(|c| c.name.starts_with(&format!("_{prefix}{id}_"))).count()
+            self.tables
+                .iter()
+                .filter(|c| c.name.starts_with(&format!("_{prefix}{id}_")))
+                .count()
         );
         let value = lit::seq(&rows, "(", ")", 0, name.len() + 3, 0);
-        self.tables.push(PyConst { name: name.clone(), value, ann: None });
+        self.tables.push(PyConst {
+            name: name.clone(),
+            value,
+            ann: None,
+        });
         name
     }
 
@@ -348,8 +371,12 @@ impl<'a> VBuilder<'a> {
                         tests.retain(|t| *t != "int");
                     }
                     let names: Vec<String> = ts.iter().map(|t| lit::string(t.as_str())).collect();
-                    let name = self.constant("T", id, |lead| lit::seq(&names, "(", ")", 0, lead, 0));
-                    n.generic.push(PyCheck::Type { test: type_test(&tests), name });
+                    let name =
+                        self.constant("T", id, |lead| lit::seq(&names, "(", ")", 0, lead, 0));
+                    n.generic.push(PyCheck::Type {
+                        test: type_test(&tests),
+                        name,
+                    });
                 }
                 Check::Const(Value::String(s)) => {
                     // A long string is a named constant, so that the check stays on its lines.
@@ -380,30 +407,47 @@ impl<'a> VBuilder<'a> {
                 Check::Enum(vs) => {
                     if vs.iter().all(Value::is_string) {
                         let items: Vec<String> = vs.iter().map(lit::flat).collect();
-                        let name = self.constant("E", id, |lead| lit::seq(&items, "{", "}", 0, lead, 0));
+                        let name =
+                            self.constant("E", id, |lead| lit::seq(&items, "{", "}", 0, lead, 0));
                         n.generic.push(PyCheck::EnumStr { name });
                     } else {
                         let list = Value::Array(vs.clone());
-                        let name =
-                            self.typed_constant("E", id, Some("list[JsonValue]"), |lead| lit::value(&list, 0, lead, 0));
+                        let name = self.typed_constant("E", id, Some("list[JsonValue]"), |lead| {
+                            lit::value(&list, 0, lead, 0)
+                        });
                         n.generic.push(PyCheck::Enum { name });
                     }
                 }
                 Check::MinLength(m) => n.strings.push(PyCheck::MinLength(m)),
                 Check::MaxLength(m) => n.strings.push(PyCheck::MaxLength(m)),
-                Check::Pattern(p) => n.strings.push(PyCheck::Pattern { name: format!("_P{p}") }),
-                Check::Format(f) => {
-                    n.strings.push(PyCheck::Format { func: format_func(f), lit: lit::string(f.as_str()) })
-                }
+                Check::Pattern(p) => n.strings.push(PyCheck::Pattern {
+                    name: format!("_P{p}"),
+                }),
+                Check::Format(f) => n.strings.push(PyCheck::Format {
+                    func: format_func(f),
+                    lit: lit::string(f.as_str()),
+                }),
                 Check::MaxWords(m) => n.strings.push(PyCheck::MaxWords(m)),
-                Check::Minimum(b) => n.numbers.push(PyCheck::Bound { op: "<", keyword: "minimum", lit: lit::bound(b) }),
-                Check::Maximum(b) => n.numbers.push(PyCheck::Bound { op: ">", keyword: "maximum", lit: lit::bound(b) }),
-                Check::ExclusiveMinimum(b) => {
-                    n.numbers.push(PyCheck::Bound { op: "<=", keyword: "exclusiveMinimum", lit: lit::bound(b) })
-                }
-                Check::ExclusiveMaximum(b) => {
-                    n.numbers.push(PyCheck::Bound { op: ">=", keyword: "exclusiveMaximum", lit: lit::bound(b) })
-                }
+                Check::Minimum(b) => n.numbers.push(PyCheck::Bound {
+                    op: "<",
+                    keyword: "minimum",
+                    lit: lit::bound(b),
+                }),
+                Check::Maximum(b) => n.numbers.push(PyCheck::Bound {
+                    op: ">",
+                    keyword: "maximum",
+                    lit: lit::bound(b),
+                }),
+                Check::ExclusiveMinimum(b) => n.numbers.push(PyCheck::Bound {
+                    op: "<=",
+                    keyword: "exclusiveMinimum",
+                    lit: lit::bound(b),
+                }),
+                Check::ExclusiveMaximum(b) => n.numbers.push(PyCheck::Bound {
+                    op: ">=",
+                    keyword: "exclusiveMaximum",
+                    lit: lit::bound(b),
+                }),
                 Check::MultipleOf(m) => n.numbers.push(PyCheck::MultipleOf { lit: lit::float(m) }),
                 Check::MinItems(m) => n.arrays.push(PyCheck::MinItems(m)),
                 Check::MaxItems(m) => n.arrays.push(PyCheck::MaxItems(m)),
@@ -420,8 +464,12 @@ impl<'a> VBuilder<'a> {
                         n.arrays.push(PyCheck::Items { from, node })
                     }
                 }
-                Check::NoItems { from, keyword } => n.arrays.push(PyCheck::NoItems { from, keyword }),
-                Check::Contains { node, min, max } => n.arrays.push(PyCheck::Contains { node, min, max }),
+                Check::NoItems { from, keyword } => {
+                    n.arrays.push(PyCheck::NoItems { from, keyword })
+                }
+                Check::Contains { node, min, max } => {
+                    n.arrays.push(PyCheck::Contains { node, min, max })
+                }
                 Check::Properties(ps) => {
                     let rows: Vec<String> = ps
                         .iter()
@@ -444,24 +492,35 @@ impl<'a> VBuilder<'a> {
                     let rows: Vec<String> = ps
                         .iter()
                         .filter(|(_, node)| !self.trivial(*node))
-                        .map(|(p, node)| lit::seq(&[format!("_P{p}"), format!("_n{node}")], "(", ")", 4, 0, 1))
+                        .map(|(p, node)| {
+                            lit::seq(&[format!("_P{p}"), format!("_n{node}")], "(", ")", 4, 0, 1)
+                        })
                         .collect();
                     if !rows.is_empty() {
                         let table = self.table("PP", id, rows);
                         n.objects.push(PyCheck::PatternProperties { table });
                     }
                 }
-                Check::AdditionalProperties { known, patterns, node } => {
+                Check::AdditionalProperties {
+                    known,
+                    patterns,
+                    node,
+                } => {
                     if !self.trivial(node) {
                         let known = self.names(id, &known);
                         let patterns = self.pattern_list(id, &patterns);
-                        n.objects.push(PyCheck::AdditionalProperties { known, patterns, node });
+                        n.objects.push(PyCheck::AdditionalProperties {
+                            known,
+                            patterns,
+                            node,
+                        });
                     }
                 }
                 Check::NoAdditionalProperties { known, patterns } => {
                     let known = self.names(id, &known);
                     let patterns = self.pattern_list(id, &patterns);
-                    n.objects.push(PyCheck::NoAdditionalProperties { known, patterns });
+                    n.objects
+                        .push(PyCheck::NoAdditionalProperties { known, patterns });
                 }
                 Check::Required(names) => {
                     let rows: Vec<String> = names.iter().map(|s| lit::string(s)).collect();
@@ -486,7 +545,9 @@ impl<'a> VBuilder<'a> {
                 Check::DependentSchemas(deps) => {
                     let rows: Vec<String> = deps
                         .iter()
-                        .map(|(k, node)| lit::seq(&[lit::string(k), format!("_n{node}")], "(", ")", 4, 0, 1))
+                        .map(|(k, node)| {
+                            lit::seq(&[lit::string(k), format!("_n{node}")], "(", ")", 4, 0, 1)
+                        })
                         .collect();
                     let table = self.table("DS", id, rows);
                     n.objects.push(PyCheck::DependentSchemas { table });
@@ -509,11 +570,19 @@ impl<'a> VBuilder<'a> {
                     n.generic.push(PyCheck::OneOf { nodes, table })
                 }
                 Check::Not(node) => n.generic.push(PyCheck::Not { node }),
-                Check::IfThenElse { cond, then, otherwise } => {
+                Check::IfThenElse {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
                     let then = then.filter(|t| !self.trivial(*t));
                     let otherwise = otherwise.filter(|t| !self.trivial(*t));
                     if then.is_some() || otherwise.is_some() {
-                        n.generic.push(PyCheck::IfThenElse { cond, then, otherwise })
+                        n.generic.push(PyCheck::IfThenElse {
+                            cond,
+                            then,
+                            otherwise,
+                        })
                     }
                 }
             }
@@ -525,7 +594,11 @@ impl<'a> VBuilder<'a> {
 /// The test of JSON types: one `isinstance` for the classes (ruff's SIM101), in the order of
 /// the types.
 fn type_test(tests: &[&str]) -> String {
-    let classes: Vec<&str> = tests.iter().copied().filter(|t| matches!(*t, "bool" | "dict" | "list" | "str")).collect();
+    let classes: Vec<&str> = tests
+        .iter()
+        .copied()
+        .filter(|t| matches!(*t, "bool" | "dict" | "list" | "str"))
+        .collect();
     let mut terms = Vec::new();
     for t in tests {
         match *t {
@@ -574,7 +647,11 @@ fn escape_token(s: &str) -> String {
 }
 
 fn render_validators(ir: &Ir) -> Result<String> {
-    let mut b = VBuilder { ir, consts: vec![], tables: vec![] };
+    let mut b = VBuilder {
+        ir,
+        consts: vec![],
+        tables: vec![],
+    };
     let nodes: Vec<PyNode> = (0..ir.program.nodes.len()).map(|i| b.node(i)).collect();
     let patterns = ir
         .program
@@ -583,17 +660,41 @@ fn render_validators(ir: &Ir) -> Result<String> {
         .enumerate()
         .map(|(i, p)| {
             let name = format!("_P{i}");
-            let value = lit::args(&[lit::regex(&translate_pattern(&p.source))], "(", ")", 0, name.len() + 14, 0);
-            PyConst { name, value, ann: None }
+            let value = lit::args(
+                &[lit::regex(&translate_pattern(&p.source))],
+                "(",
+                ")",
+                0,
+                name.len() + 14,
+                0,
+            );
+            PyConst {
+                name,
+                value,
+                ann: None,
+            }
         })
         .collect();
     let VBuilder { consts, tables, .. } = b;
     let json_value = consts.iter().any(|c| c.ann.is_some());
     let fails = nodes.iter().any(|n| {
-        [&n.generic, &n.strings, &n.numbers, &n.arrays, &n.objects].iter().any(|g| g.iter().any(PyCheck::reports))
+        [&n.generic, &n.strings, &n.numbers, &n.arrays, &n.objects]
+            .iter()
+            .any(|g| g.iter().any(PyCheck::reports))
     });
-    run("python/validators.py.j2", &ValidatorsTpl { header: GENERATED, patterns, consts, nodes, tables, json_value, fails })
-        .map(eol)
+    run(
+        "python/validators.py.j2",
+        &ValidatorsTpl {
+            header: GENERATED,
+            patterns,
+            consts,
+            nodes,
+            tables,
+            json_value,
+            fails,
+        },
+    )
+    .map(eol)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -667,7 +768,10 @@ fn type_doc(t: &crate::ir::TypeDef) -> String {
 
 /// Docstring text: escapes what a triple-quoted string cannot hold as is.
 fn docstring(text: &str, indent: usize) -> String {
-    let t = text.trim().replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"");
+    let t = text
+        .trim()
+        .replace('\\', "\\\\")
+        .replace("\"\"\"", "\\\"\\\"\\\"");
     // Control characters (but tabs and line ends) and zero-width spaces as escapes, which
     // ruff requires (PLE2510-PLE2515); the docstring's value is the same.
     let t: String = t
@@ -688,11 +792,20 @@ fn docstring(text: &str, indent: usize) -> String {
         let body = l.trim_start_matches([' ', '\t']).to_string();
         let mut col = indent;
         for c in l.chars().take_while(|c| *c == ' ' || *c == '\t') {
-            col = if c == '\t' { (col / 8 + 1) * 8 } else { col + 1 };
+            col = if c == '\t' {
+                (col / 8 + 1) * 8
+            } else {
+                col + 1
+            };
         }
         *l = format!("{}{body}", " ".repeat(col - indent));
     }
-    let common = t.iter().skip(1).filter(|l| !l.is_empty()).map(|l| l.len() - l.trim_start_matches(' ').len()).min();
+    let common = t
+        .iter()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.len() - l.trim_start_matches(' ').len())
+        .min();
     if let Some(n) = common.filter(|n| *n > 0) {
         for l in t.iter_mut().skip(1).filter(|l| !l.is_empty()) {
             l.drain(..n);
@@ -755,11 +868,15 @@ impl AnnShape {
                 let parts: Vec<String> = parts
                     .iter()
                     .enumerate()
-                    .map(|(i, p)| union_operand(p, indent + 4, indent + 4 + if i == 0 { 0 } else { 2 }))
+                    .map(|(i, p)| {
+                        union_operand(p, indent + 4, indent + 4 + if i == 0 { 0 } else { 2 })
+                    })
                     .collect();
                 format!("(\n{pad}{}\n{end})", parts.join(&format!("\n{pad}| ")))
             }
-            AnnShape::Sub(head, items) => lit::args(items, &format!("{head}["), "]", indent, lit::WIDTH, 0),
+            AnnShape::Sub(head, items) => {
+                lit::args(items, &format!("{head}["), "]", indent, lit::WIDTH, 0)
+            }
             // Parentheses that do not make it fit are left out.
             AnnShape::Atom(a) if indent + 4 + a.chars().count() > lit::WIDTH => a.clone(),
             AnnShape::Atom(a) => format!("(\n{pad}{a}\n{end})"),
@@ -775,7 +892,10 @@ struct FieldArg {
 
 impl FieldArg {
     fn text(text: String) -> FieldArg {
-        FieldArg { text, default: None }
+        FieldArg {
+            text,
+            default: None,
+        }
     }
 }
 
@@ -783,18 +903,33 @@ impl FieldArg {
 /// arguments `ruff format` can break over lines.
 enum Rhs {
     Atom(String),
-    Call { callee: String, open: &'static str, close: &'static str, args: Vec<FieldArg> },
+    Call {
+        callee: String,
+        open: &'static str,
+        close: &'static str,
+        args: Vec<FieldArg>,
+    },
 }
 
 impl Rhs {
     fn field(args: Vec<FieldArg>) -> Rhs {
-        Rhs::Call { callee: "Field".into(), open: "(", close: ")", args }
+        Rhs::Call {
+            callee: "Field".into(),
+            open: "(",
+            close: ")",
+            args,
+        }
     }
 
     fn flat(&self) -> String {
         match self {
             Rhs::Atom(a) => a.clone(),
-            Rhs::Call { callee, open, close, args } => {
+            Rhs::Call {
+                callee,
+                open,
+                close,
+                args,
+            } => {
                 let args: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
                 format!("{callee}{open}{}{close}", args.join(", "))
             }
@@ -806,7 +941,12 @@ impl Rhs {
     fn broken(&self, indent: usize) -> String {
         match self {
             Rhs::Atom(a) => a.clone(),
-            Rhs::Call { callee, open, close, args } => {
+            Rhs::Call {
+                callee,
+                open,
+                close,
+                args,
+            } => {
                 let flat: Vec<String> = args.iter().map(|a| a.text.clone()).collect();
                 let joined = flat.join(", ");
                 let pad = " ".repeat(indent + 4);
@@ -857,12 +997,20 @@ fn assignment(indent: usize, target: &str, ann: &AnnShape, value: Option<&Rhs>) 
     let fits_alone = indent + 4 + width <= lit::WIDTH;
     if before < lit::WIDTH && (fits_alone || matches!(value, Rhs::Call { .. })) {
         let pad = " ".repeat(indent + 4);
-        let inner = if fits_alone { flat.clone() } else { value.broken(indent + 4) };
+        let inner = if fits_alone {
+            flat.clone()
+        } else {
+            value.broken(indent + 4)
+        };
         return format!(": {ann_flat} = (\n{pad}{inner}\n{})", " ".repeat(indent));
     }
     if !matches!(ann, AnnShape::Atom(_)) {
         let broken = ann.broken(indent);
-        let inner = if indent + 4 + width <= lit::WIDTH { flat } else { value.broken(indent) };
+        let inner = if indent + 4 + width <= lit::WIDTH {
+            flat
+        } else {
+            value.broken(indent)
+        };
         return format!(": {broken} = {inner}");
     }
     format!(": {ann_flat} = {}", value.broken(indent))
@@ -901,7 +1049,9 @@ fn default_fits(ir: &Ir, ty: &Ty, v: &Value, depth: usize) -> bool {
     match (ty, v) {
         (Ty::Any, _) | (Ty::Nullable(_) | Ty::Null, Value::Null) => true,
         (Ty::Nullable(t), v) => default_fits(ir, t, v, depth),
-        (Ty::Bool, Value::Bool(_)) | (Ty::Number, Value::Number(_)) | (Ty::String, Value::String(_)) => true,
+        (Ty::Bool, Value::Bool(_))
+        | (Ty::Number, Value::Number(_))
+        | (Ty::String, Value::String(_)) => true,
         (Ty::Integer, Value::Number(n)) => n.is_i64() || n.is_u64(),
         (Ty::Literal(l), Value::String(s)) => l == s,
         (Ty::Array(t), Value::Array(items)) => items.iter().all(|i| default_fits(ir, t, i, depth)),
@@ -909,7 +1059,10 @@ fn default_fits(ir: &Ir, ty: &Ty, v: &Value, depth: usize) -> bool {
         (Ty::Named(id), v) if depth < 16 => match &ir.types[*id].kind {
             TypeKind::Enum(values) => v.as_str().is_some_and(|s| values.iter().any(|x| x == s)),
             TypeKind::Alias(_) => default_fits(ir, &alias_ty(ir, *id), v, depth + 1),
-            TypeKind::Union(u) => u.variants.iter().any(|x| default_fits(ir, &x.ty, v, depth + 1)),
+            TypeKind::Union(u) => u
+                .variants
+                .iter()
+                .any(|x| default_fits(ir, &x.ty, v, depth + 1)),
             TypeKind::Struct(_) => false,
         },
         _ => false,
@@ -923,15 +1076,21 @@ fn alias_ty(ir: &Ir, id: TypeId) -> Ty {
             let checks = flat_checks(ir, ir.types[id].node, 0);
             let ts: Vec<JsonType> = checks
                 .iter()
-                .find_map(|c| if let Check::Type(ts) = c { Some(ts.clone()) } else { None })
+                .find_map(|c| {
+                    if let Check::Type(ts) = c {
+                        Some(ts.clone())
+                    } else {
+                        None
+                    }
+                })
                 .unwrap_or_default();
             let base: Vec<&JsonType> = ts.iter().filter(|t| **t != JsonType::Null).collect();
             let ty = match base.as_slice() {
                 [JsonType::String] => Ty::String,
                 [JsonType::Integer] => Ty::Integer,
-                [JsonType::Number] | [JsonType::Number, JsonType::Integer] | [JsonType::Integer, JsonType::Number] => {
-                    Ty::Number
-                }
+                [JsonType::Number]
+                | [JsonType::Number, JsonType::Integer]
+                | [JsonType::Integer, JsonType::Number] => Ty::Number,
                 [JsonType::Boolean] => Ty::Bool,
                 [JsonType::Array] => Ty::Array(Box::new(Ty::Any)),
                 [JsonType::Object] => Ty::Map(Box::new(Ty::Any)),
@@ -973,7 +1132,10 @@ impl<'a> MBuilder<'a> {
             Ty::Named(id) => {
                 let m = self.ir.types[*id].module;
                 if m != self.module {
-                    self.imports.entry(m).or_default().insert(self.names[*id].clone());
+                    self.imports
+                        .entry(m)
+                        .or_default()
+                        .insert(self.names[*id].clone());
                 }
                 self.names[*id].clone()
             }
@@ -1016,8 +1178,12 @@ impl<'a> MBuilder<'a> {
                 }
                 // pydantic takes only integer bounds for `int`: the nearest integer that keeps
                 // the same integers in (`minimum: 0.5` is `ge=1`, `exclusiveMaximum: 2.5` is `lt=3`).
-                (Ty::Integer, Check::Minimum(b)) => out.extend(lit::int_bound(b.ceil()).map(|b| format!("ge={b}"))),
-                (Ty::Integer, Check::Maximum(b)) => out.extend(lit::int_bound(b.floor()).map(|b| format!("le={b}"))),
+                (Ty::Integer, Check::Minimum(b)) => {
+                    out.extend(lit::int_bound(b.ceil()).map(|b| format!("ge={b}")))
+                }
+                (Ty::Integer, Check::Maximum(b)) => {
+                    out.extend(lit::int_bound(b.floor()).map(|b| format!("le={b}")))
+                }
                 (Ty::Integer, Check::ExclusiveMinimum(b)) => {
                     out.extend(lit::int_bound(b.floor()).map(|b| format!("gt={b}")))
                 }
@@ -1026,8 +1192,12 @@ impl<'a> MBuilder<'a> {
                 }
                 (Ty::Number, Check::Minimum(b)) => out.push(format!("ge={}", lit::bound(b))),
                 (Ty::Number, Check::Maximum(b)) => out.push(format!("le={}", lit::bound(b))),
-                (Ty::Number, Check::ExclusiveMinimum(b)) => out.push(format!("gt={}", lit::bound(b))),
-                (Ty::Number, Check::ExclusiveMaximum(b)) => out.push(format!("lt={}", lit::bound(b))),
+                (Ty::Number, Check::ExclusiveMinimum(b)) => {
+                    out.push(format!("gt={}", lit::bound(b)))
+                }
+                (Ty::Number, Check::ExclusiveMaximum(b)) => {
+                    out.push(format!("lt={}", lit::bound(b)))
+                }
                 (Ty::Array(_), Check::MinItems(n)) => out.push(format!("min_length={n}")),
                 (Ty::Array(_), Check::MaxItems(n)) => out.push(format!("max_length={n}")),
                 _ => {}
@@ -1042,14 +1212,23 @@ impl<'a> MBuilder<'a> {
         let fnames = names::field_names(Lang::Python, &wires);
         let props: HashMap<String, NodeId> = flat_checks(self.ir, t.node, 0)
             .into_iter()
-            .filter_map(|c| if let Check::Properties(ps) = c { Some(ps) } else { None })
+            .filter_map(|c| {
+                if let Check::Properties(ps) = c {
+                    Some(ps)
+                } else {
+                    None
+                }
+            })
             .flatten()
             .collect();
         let mut fields = Vec::new();
         for (f, name) in s.fields.iter().zip(fnames) {
             let mut ann = self.ann_shape(&f.ty);
             let mut args: Vec<FieldArg> = Vec::new();
-            let fitting = f.default.as_ref().filter(|v| default_fits(self.ir, &f.ty, v, 0));
+            let fitting = f
+                .default
+                .as_ref()
+                .filter(|v| default_fits(self.ir, &f.ty, v, 0));
             let default = match (fitting, f.required) {
                 (Some(Value::Null), _) | (None, false) => {
                     if !matches!(f.ty, Ty::Nullable(_) | Ty::Any | Ty::Null) {
@@ -1075,7 +1254,10 @@ impl<'a> MBuilder<'a> {
                 self.pydantic.insert("Field");
                 let mut all = Vec::new();
                 if let Some(d) = default {
-                    all.push(FieldArg { text: format!("default={}", lit::flat(&d)), default: Some(d) });
+                    all.push(FieldArg {
+                        text: format!("default={}", lit::flat(&d)),
+                        default: Some(d),
+                    });
                     if complex_default {
                         all.push(FieldArg::text("validate_default=True".into()));
                     }
@@ -1084,7 +1266,11 @@ impl<'a> MBuilder<'a> {
                 Some(Rhs::field(all))
             };
             let decl = assignment(4, &name, &ann, value.as_ref());
-            let doc = f.doc.as_deref().filter(|d| !d.trim().is_empty()).map(|d| docstring(d, 4));
+            let doc = f
+                .doc
+                .as_deref()
+                .filter(|d| !d.trim().is_empty())
+                .map(|d| docstring(d, 4));
             fields.push(PyField { name, decl, doc });
         }
         let extra_policy = if s.deny_unknown {
@@ -1094,11 +1280,22 @@ impl<'a> MBuilder<'a> {
         } else {
             "ignore"
         };
-        let extra = s.extra.as_ref().map(|e| format!("dict[str, {}]", self.ann(e)));
+        let extra = s
+            .extra
+            .as_ref()
+            .map(|e| format!("dict[str, {}]", self.ann(e)));
         let name = self.names[id].clone();
         let doc = docstring(&type_doc(t), 4);
         let bases = lit::args(&["BaseModel".to_string()], "(", ")", 0, 6 + name.len(), 1);
-        PyClass { name, bases, doc, config: extra_policy.to_string(), fields, extra, node: t.node }
+        PyClass {
+            name,
+            bases,
+            doc,
+            config: extra_policy.to_string(),
+            fields,
+            extra,
+            node: t.node,
+        }
     }
 }
 
@@ -1138,13 +1335,25 @@ fn distinct(anns: Vec<String>) -> Vec<String> {
 /// One `Literal[…]` for the literal members of a union, where the first one was (ruff's
 /// PYI030: `Literal["a"] | Literal["b"]` is `Literal["a", "b"]`).
 fn merge_literals(anns: Vec<String>) -> Vec<String> {
-    let inner = |a: &str| a.strip_prefix("Literal[").and_then(|a| a.strip_suffix(']')).map(str::to_string);
+    let inner = |a: &str| {
+        a.strip_prefix("Literal[")
+            .and_then(|a| a.strip_suffix(']'))
+            .map(str::to_string)
+    };
     let values: Vec<String> = anns.iter().filter_map(|a| inner(a)).collect();
     if values.len() < 2 {
         return anns;
     }
     let mut merged = Some(format!("Literal[{}]", values.join(", ")));
-    anns.into_iter().filter_map(|a| if inner(&a).is_some() { merged.take() } else { Some(a) }).collect()
+    anns.into_iter()
+        .filter_map(|a| {
+            if inner(&a).is_some() {
+                merged.take()
+            } else {
+                Some(a)
+            }
+        })
+        .collect()
 }
 
 /// `(head, inner)` when an annotation is one subscript, `head[inner]`.
@@ -1210,15 +1419,24 @@ fn broken_subscript(head: &str, inner: &str, indent: usize) -> String {
     let end = " ".repeat(indent);
     // An item too long for its own line breaks too.
     let item = |i: &str, tail: usize| match subscript(i) {
-        Some((h, n)) if indent + 4 + i.chars().count() + tail > lit::WIDTH => broken_subscript(h, n, indent + 4),
+        Some((h, n)) if indent + 4 + i.chars().count() + tail > lit::WIDTH => {
+            broken_subscript(h, n, indent + 4)
+        }
         _ => i.to_string(),
     };
     let one = items.join(", ");
     if items.len() == 1 || indent + 4 + one.chars().count() <= lit::WIDTH {
-        let body = if items.len() == 1 { item(&items[0], 0) } else { one };
+        let body = if items.len() == 1 {
+            item(&items[0], 0)
+        } else {
+            one
+        };
         return format!("{head}[\n{pad}{body}\n{end}]");
     }
-    let body: String = items.iter().map(|i| format!("{pad}{},\n", item(i, 1))).collect();
+    let body: String = items
+        .iter()
+        .map(|i| format!("{pad}{},\n", item(i, 1)))
+        .collect();
     format!("{head}[\n{body}{end}]")
 }
 
@@ -1226,7 +1444,9 @@ fn broken_subscript(head: &str, inner: &str, indent: usize) -> String {
 /// characters: a subscript too long for the line breaks inside its brackets.
 fn union_operand(p: &str, indent: usize, lead: usize) -> String {
     match subscript(p) {
-        Some((head, inner)) if lead + p.chars().count() > lit::WIDTH => broken_subscript(head, inner, indent),
+        Some((head, inner)) if lead + p.chars().count() > lit::WIDTH => {
+            broken_subscript(head, inner, indent)
+        }
         _ => p.to_string(),
     }
 }
@@ -1236,7 +1456,14 @@ impl MBuilder<'_> {
     /// followed by `tail` characters, laid out as `ruff format` does when it does not fit:
     /// one operand per line (`| b`), in parentheses on the right-hand side of an assignment
     /// (`top`), as is inside brackets.
-    fn union_of(&self, anns: &[String], top: bool, indent: usize, lead: usize, tail: usize) -> String {
+    fn union_of(
+        &self,
+        anns: &[String],
+        top: bool,
+        indent: usize,
+        lead: usize,
+        tail: usize,
+    ) -> String {
         let joined = anns.join(" | ");
         if anns.len() < 2 {
             return self.wrapped(joined, top, indent, lead, tail);
@@ -1248,11 +1475,22 @@ impl MBuilder<'_> {
         if top && indent + 4 + joined.chars().count() <= lit::WIDTH {
             return format!("(\n{pad}{joined}\n{})", " ".repeat(indent));
         }
-        let (line, close) = if top { (indent + 4, format!("\n{})", " ".repeat(indent))) } else { (indent, String::new()) };
+        let (line, close) = if top {
+            (indent + 4, format!("\n{})", " ".repeat(indent)))
+        } else {
+            (indent, String::new())
+        };
         let pad = " ".repeat(line);
-        let open = if top { format!("(\n{pad}") } else { String::new() };
-        let anns: Vec<String> =
-            anns.iter().enumerate().map(|(i, a)| union_operand(a, line, line + if i == 0 { 0 } else { 2 })).collect();
+        let open = if top {
+            format!("(\n{pad}")
+        } else {
+            String::new()
+        };
+        let anns: Vec<String> = anns
+            .iter()
+            .enumerate()
+            .map(|(i, a)| union_operand(a, line, line + if i == 0 { 0 } else { 2 }))
+            .collect();
         format!("{open}{}{close}", anns.join(&format!("\n{pad}| ")))
     }
 
@@ -1276,7 +1514,14 @@ impl MBuilder<'_> {
 
     /// The right-hand side of a union or alias type, laid out from column `lead` on a line
     /// indented by `indent`, followed by `tail` characters; on one line when `flat`.
-    fn alias_value(&mut self, id: TypeId, flat: bool, indent: usize, lead: usize, tail: usize) -> String {
+    fn alias_value(
+        &mut self,
+        id: TypeId,
+        flat: bool,
+        indent: usize,
+        lead: usize,
+        tail: usize,
+    ) -> String {
         let ir = self.ir;
         match &ir.types[id].kind {
             TypeKind::Union(u) => {
@@ -1349,13 +1594,18 @@ impl MBuilder<'_> {
 
     /// The Python field of the tag property of a union with one tag, if it has one.
     fn discriminator(&self, u: &crate::ir::Union) -> Option<String> {
-        let [tag] = u.tags.as_slice() else { return None };
+        let [tag] = u.tags.as_slice() else {
+            return None;
+        };
         u.variants.iter().find_map(|v| match &v.ty {
             Ty::Named(n) => match &self.ir.types[*n].kind {
                 TypeKind::Struct(s) => {
                     let wires: Vec<&str> = s.fields.iter().map(|f| f.wire.as_str()).collect();
                     let fnames = names::field_names(Lang::Python, &wires);
-                    s.fields.iter().position(|f| &f.wire == tag).map(|i| fnames[i].clone())
+                    s.fields
+                        .iter()
+                        .position(|f| &f.wire == tag)
+                        .map(|i| fnames[i].clone())
                 }
                 _ => None,
             },
@@ -1374,13 +1624,22 @@ impl MBuilder<'_> {
             // A value whose first line does not fit after `Name: TypeAlias = ` goes in
             // parentheses on lines of its own, as `ruff format` puts it.
             let first = value.lines().next().unwrap_or_default().chars().count();
-            if value.contains('\n') && lead + first > lit::WIDTH && lead < lit::WIDTH && !value.starts_with('(') {
+            if value.contains('\n')
+                && lead + first > lit::WIDTH
+                && lead < lit::WIDTH
+                && !value.starts_with('(')
+            {
                 let inner = format!("(\n    {}\n)", self.alias_value(id, false, 4, 4, 0));
                 if inner.lines().all(|l| l.chars().count() <= lit::WIDTH) {
                     value = inner;
                 }
             }
-            return PyAlias { name, value, doc, recursive };
+            return PyAlias {
+                name,
+                value,
+                doc,
+                recursive,
+            };
         }
         self.typing_extensions.insert("TypeAliasType");
         let label = lit::string(&name);
@@ -1396,7 +1655,12 @@ impl MBuilder<'_> {
         } else {
             format!("(\n    {label},\n    {value},\n)")
         };
-        PyAlias { name, value, doc, recursive }
+        PyAlias {
+            name,
+            value,
+            doc,
+            recursive,
+        }
     }
 }
 
@@ -1422,7 +1686,9 @@ fn shared_models(ir: &Ir) -> Vec<TypeId> {
                 out.push('{');
                 key(t, class, ir, out)
             }
-            Ty::Named(n) if matches!(ir.types[*n].kind, TypeKind::Struct(_)) => out.push_str(&format!("S{}", class[*n])),
+            Ty::Named(n) if matches!(ir.types[*n].kind, TypeKind::Struct(_)) => {
+                out.push_str(&format!("S{}", class[*n]))
+            }
             Ty::Named(n) => out.push_str(&format!("T{n}")),
             t => out.push_str(&format!("{t:?}")),
         }
@@ -1446,7 +1712,10 @@ fn shared_models(ir: &Ir) -> Vec<TypeId> {
                 k.push_str(&format!("{}|", class[id]));
             }
             for f in &s.fields {
-                k.push_str(&format!("{:?}|{}|{:?}|{:?}|{:?}|", f.wire, f.required, f.default, f.doc, f.annotations));
+                k.push_str(&format!(
+                    "{:?}|{}|{:?}|{:?}|{:?}|",
+                    f.wire, f.required, f.default, f.doc, f.annotations
+                ));
                 if count > 0 {
                     key(&f.ty, &class, ir, &mut k);
                 }
@@ -1479,7 +1748,11 @@ fn shared_models(ir: &Ir) -> Vec<TypeId> {
     for id in 0..n {
         *seen.entry((class[id], component[id])).or_default() += 1;
     }
-    let merged: BTreeSet<usize> = seen.iter().filter(|(_, count)| **count > 1).map(|((c, _), _)| *c).collect();
+    let merged: BTreeSet<usize> = seen
+        .iter()
+        .filter(|(_, count)| **count > 1)
+        .map(|((c, _), _)| *c)
+        .collect();
     let mut first: HashMap<usize, TypeId> = HashMap::new();
     let mut canon: Vec<TypeId> = (0..n).collect();
     for m in &ir.modules {
@@ -1498,7 +1771,13 @@ fn eol(mut s: String) -> String {
     s
 }
 
-fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[String], m: usize) -> Result<String> {
+fn render_module(
+    ir: &Ir,
+    canon: &[TypeId],
+    names: &[String],
+    module_names: &[String],
+    m: usize,
+) -> Result<String> {
     let module = &ir.modules[m];
     let mut b = MBuilder {
         ir,
@@ -1531,10 +1810,20 @@ fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[St
                 b.typing.insert("Literal");
                 let items: Vec<String> = values.iter().map(|v| lit::string(v)).collect();
                 let args = items.into_iter().map(FieldArg::text).collect();
-                let rhs = Rhs::Call { callee: "Literal".into(), open: "[", close: "]", args };
+                let rhs = Rhs::Call {
+                    callee: "Literal".into(),
+                    open: "[",
+                    close: "]",
+                    args,
+                };
                 let decl = assignment(0, &name, &AnnShape::Atom("TypeAlias".into()), Some(&rhs));
                 let value = decl.trim_start_matches(": TypeAlias = ").to_string();
-                literals.push(PyAlias { name: name.clone(), value, doc, recursive: false });
+                literals.push(PyAlias {
+                    name: name.clone(),
+                    value,
+                    doc,
+                    recursive: false,
+                });
             }
             TypeKind::Struct(_) | TypeKind::Union(_) | TypeKind::Alias(_) => {
                 alias_ids.push(id);
@@ -1542,7 +1831,9 @@ fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[St
             }
         }
         let model = matches!(t.kind, TypeKind::Struct(_));
-        let snake = names::field_name(Lang::Python, &name).trim_end_matches('_').to_string();
+        let snake = names::field_name(Lang::Python, &name)
+            .trim_end_matches('_')
+            .to_string();
         let adapter = format!("_A{id}");
         let mut call = vec![name.clone()];
         if !is_model(ir, id) {
@@ -1554,19 +1845,33 @@ fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[St
             close: ")",
             args: call.into_iter().map(FieldArg::text).collect(),
         };
-        let adapter_decl = assignment(0, &adapter, &AnnShape::Sub("TypeAdapter", vec![name.clone()]), Some(&rhs));
+        let adapter_decl = assignment(
+            0,
+            &adapter,
+            &AnnShape::Sub("TypeAdapter", vec![name.clone()]),
+            Some(&rhs),
+        );
         let sig = format!("def parse_{snake}(data: Any) -> {name}:");
         let params = |sig: String| {
-            if sig.len() <= lit::WIDTH { "(data: Any)".to_string() } else { "(\n    data: Any,\n)".to_string() }
+            if sig.len() <= lit::WIDTH {
+                "(data: Any)".to_string()
+            } else {
+                "(\n    data: Any,\n)".to_string()
+            }
         };
         let parse_params = params(sig);
         // `) -> Name:` too long for its line: the annotation in parentheses.
-        let parse_returns = if parse_params.contains('\n') && 5 + name.len() + 1 > lit::WIDTH && 4 + name.len() <= lit::WIDTH {
+        let parse_returns = if parse_params.contains('\n')
+            && 5 + name.len() + 1 > lit::WIDTH
+            && 4 + name.len() <= lit::WIDTH
+        {
             format!("(\n    {name}\n)")
         } else {
             name.clone()
         };
-        let validate_params = params(format!("def validate_{snake}(data: Any) -> list[Violation]:"));
+        let validate_params = params(format!(
+            "def validate_{snake}(data: Any) -> list[Violation]:"
+        ));
         let build_args = lit::args(&[name.clone(), "data".into()], "(", ")", 4, 16, 0);
         entries.push(PyEntry {
             build_args,
@@ -1614,7 +1919,10 @@ fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[St
         lit::import("pydantic", &strs(&b.pydantic)),
     ];
     if !b.typing_extensions.is_empty() {
-        imports.push(lit::import("typing_extensions", &strs(&b.typing_extensions)));
+        imports.push(lit::import(
+            "typing_extensions",
+            &strs(&b.typing_extensions),
+        ));
     }
     imports.extend([
         String::new(),
@@ -1637,7 +1945,15 @@ fn render_module(ir: &Ir, canon: &[TypeId], names: &[String], module_names: &[St
         },
         0,
     );
-    let tpl = ModuleTpl { header: GENERATED, doc, imports, literals, classes, aliases: aliases_sorted, entries };
+    let tpl = ModuleTpl {
+        header: GENERATED,
+        doc,
+        imports,
+        literals,
+        classes,
+        aliases: aliases_sorted,
+        entries,
+    };
     run("python/module.py.j2", &tpl).map(eol)
 }
 
@@ -1649,7 +1965,11 @@ fn is_model(ir: &Ir, mut id: TypeId) -> bool {
             TypeKind::Struct(_) => return true,
             TypeKind::Alias(Ty::Named(n)) if *n != id => *n,
             TypeKind::Union(u) => match u.variants.first().map(|v| &v.ty) {
-                Some(Ty::Named(n)) if *n != id && u.variants.iter().all(|v| v.ty == Ty::Named(*n)) => *n,
+                Some(Ty::Named(n))
+                    if *n != id && u.variants.iter().all(|v| v.ty == Ty::Named(*n)) =>
+                {
+                    *n
+                }
                 _ => return false,
             },
             _ => return false,
@@ -1680,8 +2000,15 @@ fn alias_refs(ir: &Ir, id: TypeId) -> Vec<TypeId> {
 /// Which of `ids` lie on a cycle of references among `ids`.
 fn cyclic(ir: &Ir, ids: &[TypeId]) -> Vec<bool> {
     let pos: HashMap<TypeId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    let edges: Vec<Vec<usize>> =
-        ids.iter().map(|id| alias_refs(ir, *id).iter().filter_map(|r| pos.get(r).copied()).collect()).collect();
+    let edges: Vec<Vec<usize>> = ids
+        .iter()
+        .map(|id| {
+            alias_refs(ir, *id)
+                .iter()
+                .filter_map(|r| pos.get(r).copied())
+                .collect()
+        })
+        .collect();
     components(&edges).1
 }
 
@@ -1759,7 +2086,14 @@ fn topo(ir: &Ir, ids: &[TypeId]) -> Vec<usize> {
     let pos: HashMap<TypeId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     let mut state = vec![0u8; ids.len()];
     let mut out = Vec::new();
-    fn visit(i: usize, ir: &Ir, ids: &[TypeId], pos: &HashMap<TypeId, usize>, state: &mut [u8], out: &mut Vec<usize>) {
+    fn visit(
+        i: usize,
+        ir: &Ir,
+        ids: &[TypeId],
+        pos: &HashMap<TypeId, usize>,
+        state: &mut [u8],
+        out: &mut Vec<usize>,
+    ) {
         if state[i] != 0 {
             return;
         }
@@ -1816,7 +2150,10 @@ struct PyprojectTpl {
 /// isort's "order by type": CONSTANTS, then Classes, then functions.
 fn name_kind(n: &str) -> u8 {
     let t = n.trim_start_matches('_');
-    if t.len() > 1 && t.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+    if t.len() > 1
+        && t.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    {
         0
     } else if t.starts_with(|c: char| c.is_ascii_uppercase()) {
         1
@@ -1837,9 +2174,11 @@ fn natural(a: &str, b: &str) -> std::cmp::Ordering {
             (None, Some(_)) => return Ordering::Less,
             (Some(_), None) => return Ordering::Greater,
             (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
-                let run = |s: &[char], k: usize| s[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+                let run =
+                    |s: &[char], k: usize| s[k..].iter().take_while(|c| c.is_ascii_digit()).count();
                 let (m, n) = (run(&a, i), run(&b, j));
-                let (x, y): (String, String) = (a[i..i + m].iter().collect(), b[j..j + n].iter().collect());
+                let (x, y): (String, String) =
+                    (a[i..i + m].iter().collect(), b[j..j + n].iter().collect());
                 // With a leading zero, digits compare one by one (`015` < `09`); else by value.
                 let order = if x.starts_with('0') || y.starts_with('0') {
                     x.cmp(&y)
@@ -1888,27 +2227,50 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let pkg = package_name(opts);
     let names = names::type_names(Lang::Python, ir);
     let canon = shared_models(ir);
-    let raw_modules: Vec<String> = ir.modules.iter().map(|m| names::module_name(Lang::Python, &m.raw_name)).collect();
+    let raw_modules: Vec<String> = ir
+        .modules
+        .iter()
+        .map(|m| names::module_name(Lang::Python, &m.raw_name))
+        .collect();
     let module_names = names::dedupe(raw_modules, &mut std::collections::HashSet::new(), "_");
     let mut files = Files::new();
     let base = format!("src/{pkg}");
     files.insert(format!("{base}/py.typed"), String::new());
-    files.insert(format!("{base}/_runtime.py"), eol(run("python/runtime.py.j2", &RuntimeTpl { header: GENERATED })?));
+    files.insert(
+        format!("{base}/_runtime.py"),
+        eol(run(
+            "python/runtime.py.j2",
+            &RuntimeTpl { header: GENERATED },
+        )?),
+    );
     files.insert(format!("{base}/_validators.py"), render_validators(ir)?);
     let mut init_modules = Vec::new();
-    let mut all =
-        vec!["SCHEMAS".to_string(), "TYPES".to_string(), "ValidationError".to_string(), "Violation".to_string()];
+    let mut all = vec![
+        "SCHEMAS".to_string(),
+        "TYPES".to_string(),
+        "ValidationError".to_string(),
+        "Violation".to_string(),
+    ];
     let mut registry = Vec::new();
     let mut locations = Vec::new();
     for (m, module) in ir.modules.iter().enumerate() {
-        files.insert(format!("{base}/{}.py", module_names[m]), render_module(ir, &canon, &names, &module_names, m)?);
+        files.insert(
+            format!("{base}/{}.py", module_names[m]),
+            render_module(ir, &canon, &names, &module_names, m)?,
+        );
         let mut exported = Vec::new();
         // The directory of the schema files, as the origins of this module's types spell it.
         let base = module.types.iter().find_map(|&id| {
-            ir.types[id].origin.file.strip_suffix(module.rel.as_str()).map(str::to_string)
+            ir.types[id]
+                .origin
+                .file
+                .strip_suffix(module.rel.as_str())
+                .map(str::to_string)
         });
         for &id in &module.types {
-            let snake = names::field_name(Lang::Python, &names[id]).trim_end_matches('_').to_string();
+            let snake = names::field_name(Lang::Python, &names[id])
+                .trim_end_matches('_')
+                .to_string();
             exported.push(names[id].clone());
             exported.push(format!("parse_{snake}"));
             exported.push(format!("validate_{snake}"));
@@ -1921,10 +2283,16 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
                 None => &origin.file,
             };
             if ir.types[id].variant_of.is_none() {
-                locations.push((lit::string(&format!("{file}#{}", origin.pointer)), lit::string(&names[id])));
+                locations.push((
+                    lit::string(&format!("{file}#{}", origin.pointer)),
+                    lit::string(&names[id]),
+                ));
             }
             let pair = [format!("validate_{snake}"), format!("parse_{snake}")];
-            registry.push((lit::string(&names[id]), lit::seq(&pair, "(", ")", 4, names[id].len() + 4, 1)));
+            registry.push((
+                lit::string(&names[id]),
+                lit::seq(&pair, "(", ")", 4, names[id].len() + 4, 1),
+            ));
         }
         sort_imports(&mut exported);
         all.extend(exported.iter().cloned());
@@ -1932,7 +2300,9 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     }
     // `typing_extensions` is a dependency of pydantic; the package declares it when it
     // imports it (for `TypeAliasType`).
-    let typing_extensions = files.values().any(|text| text.contains("\nfrom typing_extensions import "));
+    let typing_extensions = files
+        .values()
+        .any(|text| text.contains("\nfrom typing_extensions import "));
     files.insert(
         "pyproject.toml".into(),
         run(
@@ -1950,8 +2320,10 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     // The package root re-exports the helpers, except where a type's `parse_x`/`validate_x`
     // already has the name (`parse_context_path` parses a `ContextPath` at the root; the path
     // helper of the same name stays in `helpers`).
-    let helper_names: Vec<String> =
-        helpers.as_ref().map(|h| h.1.iter().filter(|n| !all.contains(n)).cloned().collect()).unwrap_or_default();
+    let helper_names: Vec<String> = helpers
+        .as_ref()
+        .map(|h| h.1.iter().filter(|n| !all.contains(n)).cloned().collect())
+        .unwrap_or_default();
     if let Some((text, _)) = &helpers {
         files.insert(format!("{base}/helpers.py"), text.clone());
     }
@@ -1967,11 +2339,24 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     all.sort();
     all.dedup();
     sort_all(&mut all);
-    let doc = format!("Typed, validating bindings generated by ctxgen ({} {}).", opts.package, opts.version);
+    let doc = format!(
+        "Typed, validating bindings generated by ctxgen ({} {}).",
+        opts.package, opts.version
+    );
     files.insert(
         format!("{base}/__init__.py"),
-        run("python/init.py.j2", &InitTpl { header: GENERATED, doc, modules: init_modules, all, registry, locations })
-            .map(eol)?,
+        run(
+            "python/init.py.j2",
+            &InitTpl {
+                header: GENERATED,
+                doc,
+                modules: init_modules,
+                all,
+                registry,
+                locations,
+            },
+        )
+        .map(eol)?,
     );
     Ok(files)
 }

@@ -158,7 +158,13 @@ pub(crate) fn raw_literal(s: &str) -> String {
 pub(crate) fn doc_lines(doc: &Option<String>) -> Vec<String> {
     match doc {
         // A bare carriage return is not allowed in a Rust doc comment: it ends the line.
-        Some(d) => d.replace("\r\n", "\n").replace('\r', "\n").trim().lines().map(|l| l.trim_end().to_string()).collect(),
+        Some(d) => d
+            .replace("\r\n", "\n")
+            .replace('\r', "\n")
+            .trim()
+            .lines()
+            .map(|l| l.trim_end().to_string())
+            .collect(),
         None => Vec::new(),
     }
 }
@@ -287,7 +293,8 @@ impl Ctx<'_> {
         use_defaults: bool,
         defaults: &mut Vec<DefaultFn>,
     ) -> Vec<FieldCtx> {
-        let kept: Vec<&crate::ir::Field> = fields.iter().filter(|f| !skip.contains(&f.wire)).collect();
+        let kept: Vec<&crate::ir::Field> =
+            fields.iter().filter(|f| !skip.contains(&f.wire)).collect();
         let wires: Vec<&str> = kept.iter().map(|f| f.wire.as_str()).collect();
         let rust_names = names::field_names(Lang::Rust, &wires);
         kept.iter()
@@ -314,9 +321,17 @@ impl Ctx<'_> {
                         match self.default_expr(&f.ty, d).expect("checked") {
                             DefaultExpr::Trait => serde.push("default".into()),
                             DefaultExpr::Expr(expr) => {
-                                let func = format!("default_{}_{}", self.names[owner].to_snake_case(), name.trim_end_matches('_'));
+                                let func = format!(
+                                    "default_{}_{}",
+                                    self.names[owner].to_snake_case(),
+                                    name.trim_end_matches('_')
+                                );
                                 serde.push(format!("default = {}", literal(&func)));
-                                defaults.push(DefaultFn { func, ty: base.clone(), expr });
+                                defaults.push(DefaultFn {
+                                    func,
+                                    ty: base.clone(),
+                                    expr,
+                                });
                             }
                         }
                         base
@@ -327,7 +342,12 @@ impl Ctx<'_> {
                         format!("Option<{base}>")
                     }
                 };
-                FieldCtx { doc: doc_lines(&f.doc), serde, name, ty }
+                FieldCtx {
+                    doc: doc_lines(&f.doc),
+                    serde,
+                    name,
+                    ty,
+                }
             })
             .collect()
     }
@@ -342,24 +362,43 @@ impl Ctx<'_> {
             (Ty::Integer, Value::Number(n)) => DefaultExpr::Expr(n.to_string()),
             (Ty::Number, Value::Number(n)) => {
                 let f = n.as_f64().unwrap_or_default();
-                DefaultExpr::Expr(if f.fract() == 0.0 { format!("{f:.1}") } else { format!("{f:?}") })
+                DefaultExpr::Expr(if f.fract() == 0.0 {
+                    format!("{f:.1}")
+                } else {
+                    format!("{f:?}")
+                })
             }
             (Ty::String | Ty::Literal(_), Value::String(s)) if s.is_empty() => DefaultExpr::Trait,
-            (Ty::String | Ty::Literal(_), Value::String(s)) => DefaultExpr::Expr(format!("{}.to_string()", literal(s))),
+            (Ty::String | Ty::Literal(_), Value::String(s)) => {
+                DefaultExpr::Expr(format!("{}.to_string()", literal(s)))
+            }
             (Ty::Array(_), Value::Array(a)) if a.is_empty() => DefaultExpr::Trait,
             (Ty::Map(_), Value::Object(m)) if m.is_empty() => DefaultExpr::Trait,
-            (Ty::Named(id), Value::String(s)) if matches!(self.ir.types[*id].kind, TypeKind::Enum(_)) => {
-                let TypeKind::Enum(values) = &self.ir.types[*id].kind else { unreachable!() };
+            (Ty::Named(id), Value::String(s))
+                if matches!(self.ir.types[*id].kind, TypeKind::Enum(_)) =>
+            {
+                let TypeKind::Enum(values) = &self.ir.types[*id].kind else {
+                    unreachable!()
+                };
                 let variants = names::variant_names(values);
                 let i = values.iter().position(|v| v == s).unwrap_or(0);
                 DefaultExpr::Expr(format!("{}::{}", self.names[*id], variants[i]))
             }
-            (Ty::Array(_) | Ty::Map(_) | Ty::Any, d) => {
-                DefaultExpr::Expr(format!("rt::default_from_json({})", raw_literal(&d.to_string())))
-            }
+            (Ty::Array(_) | Ty::Map(_) | Ty::Any, d) => DefaultExpr::Expr(format!(
+                "rt::default_from_json({})",
+                raw_literal(&d.to_string())
+            )),
             // The IR kept the default only if it fits the type, so it deserializes.
-            (Ty::Named(id), d) if matches!(self.ir.types[*id].kind, TypeKind::Struct(_) | TypeKind::Union(_)) => {
-                DefaultExpr::Expr(format!("rt::schema_default({})", raw_literal(&d.to_string())))
+            (Ty::Named(id), d)
+                if matches!(
+                    self.ir.types[*id].kind,
+                    TypeKind::Struct(_) | TypeKind::Union(_)
+                ) =>
+            {
+                DefaultExpr::Expr(format!(
+                    "rt::schema_default({})",
+                    raw_literal(&d.to_string())
+                ))
             }
             _ => return None,
         })
@@ -373,15 +412,26 @@ impl Ctx<'_> {
                 let mut defaults = Vec::new();
                 let fields = self.fields(id, &s.fields, &[], true, &mut defaults);
                 let extra = s.extra.as_ref().map(|e| self.ty(e, usize::MAX));
-                Body::Struct(StructCtx { fields, deny_unknown: s.deny_unknown, extra, defaults })
+                Body::Struct(StructCtx {
+                    fields,
+                    deny_unknown: s.deny_unknown,
+                    extra,
+                    defaults,
+                })
             }
             TypeKind::Enum(values) => {
                 let variants: Vec<EnumVariant> = names::variant_names(values)
                     .into_iter()
                     .zip(values)
-                    .map(|(name, v)| EnumVariant { name, wire_literal: literal(v) })
+                    .map(|(name, v)| EnumVariant {
+                        name,
+                        wire_literal: literal(v),
+                    })
                     .collect();
-                let all_items: Vec<String> = variants.iter().map(|v| format!("Self::{}", v.name)).collect();
+                let all_items: Vec<String> = variants
+                    .iter()
+                    .map(|v| format!("Self::{}", v.name))
+                    .collect();
                 let list = all_items.join(", ");
                 let head = format!("    pub const ALL: [Self; {}] = ", variants.len());
                 let all_layout = if head.len() + list.len() + 3 <= 100 {
@@ -391,7 +441,11 @@ impl Ctx<'_> {
                 } else {
                     2
                 };
-                Body::Enum(EnumCtx { variants, all_items, all_layout })
+                Body::Enum(EnumCtx {
+                    variants,
+                    all_items,
+                    all_layout,
+                })
             }
             TypeKind::Union(u) => Body::Union(self.union(id, u)),
             TypeKind::Alias(ty) => {
@@ -447,7 +501,8 @@ impl Ctx<'_> {
     /// A union that is the payload of a newtype variant: the enclosing enum writes its tag, so
     /// it has no JSON of its own (no `from_json`, no `validate`).
     fn payload(&self, id: TypeId) -> bool {
-        matches!(&self.ir.types[id].kind, TypeKind::Union(u) if u.within.is_some()) && self.owner_tagged(id)
+        matches!(&self.ir.types[id].kind, TypeKind::Union(u) if u.within.is_some())
+            && self.owner_tagged(id)
     }
 
     fn union(&self, id: TypeId, u: &crate::ir::Union) -> UnionCtx {
@@ -483,13 +538,34 @@ impl Ctx<'_> {
             .map(|(v, name)| {
                 let rename = (name != v.tag_values[0]).then(|| literal(&v.tag_values[0]));
                 let Some(s) = self.inline_struct(&v.ty) else {
-                    return UnionVariant { one_line: false, name, rename, unit: false, ty: self.ty(&v.ty, id), fields: Vec::new() };
+                    return UnionVariant {
+                        one_line: false,
+                        name,
+                        rename,
+                        unit: false,
+                        ty: self.ty(&v.ty, id),
+                        fields: Vec::new(),
+                    };
                 };
                 let mut defaults = Vec::new();
                 let fields = self.fields(id, &s.fields, &skip, false, &mut defaults);
                 let plain = fields.iter().all(|f| f.serde.is_empty());
-                let width = 4 + name.len() + 4 + fields.iter().map(|f| f.name.len() + 2 + f.ty.len() + 2).sum::<usize>() + 1;
-                UnionVariant { one_line: plain && !fields.is_empty() && width <= 100, name, rename, unit: false, ty: String::new(), fields }
+                let width = 4
+                    + name.len()
+                    + 4
+                    + fields
+                        .iter()
+                        .map(|f| f.name.len() + 2 + f.ty.len() + 2)
+                        .sum::<usize>()
+                    + 1;
+                UnionVariant {
+                    one_line: plain && !fields.is_empty() && width <= 100,
+                    name,
+                    rename,
+                    unit: false,
+                    ty: String::new(),
+                    fields,
+                }
             })
             .collect();
         // rustfmt: when some variants take several lines (an attribute counts) and others one,
@@ -498,7 +574,10 @@ impl Ctx<'_> {
         if variants.iter().any(multi) && !variants.iter().all(multi) {
             variants.iter_mut().for_each(|v| v.one_line = false);
         }
-        UnionCtx { tag: Some(literal(&u.tags[0])), variants }
+        UnionCtx {
+            tag: Some(literal(&u.tags[0])),
+            variants,
+        }
     }
 }
 
@@ -511,16 +590,36 @@ enum DefaultExpr {
 /// Renders the Rust crate.
 pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let (scc, cyclic) = components(ir);
-    let ctx = Ctx { ir, names: names::type_names(Lang::Rust, ir), schemars: !opts.single_file, scc, cyclic };
+    let ctx = Ctx {
+        ir,
+        names: names::type_names(Lang::Rust, ir),
+        schemars: !opts.single_file,
+        scc,
+        cyclic,
+    };
     let mut files = Files::new();
     let mut module_names = Vec::new();
     let mut taken = std::collections::HashSet::new();
     for m in &ir.modules {
-        let name = names::dedupe(vec![names::module_name(Lang::Rust, &m.raw_name)], &mut taken, "_").remove(0);
-        let types: Vec<TypeCtx> = m.types.iter().filter(|id| !ctx.inlined(**id)).map(|id| ctx.type_ctx(*id)).collect();
+        let name = names::dedupe(
+            vec![names::module_name(Lang::Rust, &m.raw_name)],
+            &mut taken,
+            "_",
+        )
+        .remove(0);
+        let types: Vec<TypeCtx> = m
+            .types
+            .iter()
+            .filter(|id| !ctx.inlined(**id))
+            .map(|id| ctx.type_ctx(*id))
+            .collect();
         let uses_map = types.iter().any(|t| match &t.body {
-            Body::Struct(s) => s.extra.is_some() || s.fields.iter().any(|f| f.ty.contains("BTreeMap<")),
-            Body::Union(u) => u.variants.iter().any(|v| v.ty.contains("BTreeMap<") || v.fields.iter().any(|f| f.ty.contains("BTreeMap<"))),
+            Body::Struct(s) => {
+                s.extra.is_some() || s.fields.iter().any(|f| f.ty.contains("BTreeMap<"))
+            }
+            Body::Union(u) => u.variants.iter().any(|v| {
+                v.ty.contains("BTreeMap<") || v.fields.iter().any(|f| f.ty.contains("BTreeMap<"))
+            }),
             Body::Alias(ty) => ty.contains("BTreeMap<"),
             Body::Enum(_) => false,
         });
@@ -529,11 +628,22 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             doc.insert(0, String::new());
         }
         // A title of several lines: the first is the heading, the rest open the text.
-        let title = doc_lines(&Some(m.title.clone().unwrap_or_else(|| format!("Types of `{}`.", m.rel))));
+        let title = doc_lines(&Some(
+            m.title
+                .clone()
+                .unwrap_or_else(|| format!("Types of `{}`.", m.rel)),
+        ));
         let doc_title = title.first().cloned().unwrap_or_default();
         doc.splice(0..0, title.into_iter().skip(1));
         let uses_serde = types.iter().any(|t| !t.is_alias);
-        let t = ModuleTemplate { header: GENERATED, doc_title, doc_lines: doc, uses_map, uses_serde, types };
+        let t = ModuleTemplate {
+            header: GENERATED,
+            doc_title,
+            doc_lines: doc,
+            uses_map,
+            uses_serde,
+            types,
+        };
         files.insert(format!("src/{name}.rs"), run("rust/module.rs.j2", &t)?);
         module_names.push(name);
     }
@@ -562,7 +672,10 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         .collect();
     // Sorted the way rustfmt orders `mod` and `use` items.
     let mut uses: Vec<String> = module_names.iter().map(|m| format!("{m}::*")).collect();
-    let mut mods: Vec<(String, String)> = module_names.iter().map(|m| (m.clone(), format!("pub mod {m}"))).collect();
+    let mut mods: Vec<(String, String)> = module_names
+        .iter()
+        .map(|m| (m.clone(), format!("pub mod {m}")))
+        .collect();
     mods.push(("formats".into(), "mod formats".into()));
     mods.push(("runtime".into(), "pub mod runtime".into()));
     mods.push(("validators".into(), "mod validators".into()));
@@ -574,18 +687,41 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     uses.push("runtime::{Error, ValidationErrors, Violation}".into());
     uses.sort();
     let mods = mods.into_iter().map(|m| m.1).collect();
-    let lib = LibTemplate { header: GENERATED, title, mods, uses, types: lib_types };
+    let lib = LibTemplate {
+        header: GENERATED,
+        title,
+        mods,
+        uses,
+        types: lib_types,
+    };
     files.insert("src/lib.rs".into(), run("rust/lib.rs.j2", &lib)?);
-    files.insert("src/runtime.rs".into(), run("rust/runtime.rs.j2", &RuntimeTemplate { header: GENERATED })?);
-    files.insert("src/formats.rs".into(), run("rust/formats.rs.j2", &FormatsTemplate { header: GENERATED })?);
-    files.insert("rustfmt.toml".into(), run("rust/rustfmt.toml.j2", &RustfmtTemplate)?);
+    files.insert(
+        "src/runtime.rs".into(),
+        run("rust/runtime.rs.j2", &RuntimeTemplate { header: GENERATED })?,
+    );
+    files.insert(
+        "src/formats.rs".into(),
+        run("rust/formats.rs.j2", &FormatsTemplate { header: GENERATED })?,
+    );
+    files.insert(
+        "rustfmt.toml".into(),
+        run("rust/rustfmt.toml.j2", &RustfmtTemplate)?,
+    );
     if opts.single_file {
         return Ok(single_file(files));
     }
     let crate_name = opts.package.clone();
     files.insert(
         "Cargo.toml".into(),
-        run("rust/cargo.toml.j2", &CargoTemplate { header: GENERATED, crate_name: &crate_name, version: &opts.version, title })?,
+        run(
+            "rust/cargo.toml.j2",
+            &CargoTemplate {
+                header: GENERATED,
+                crate_name: &crate_name,
+                version: &opts.version,
+                title,
+            },
+        )?,
     );
     Ok(files)
 }
@@ -609,7 +745,10 @@ fn single_file(files: Files) -> Files {
     let lib = &files["src/lib.rs"];
     let mut out = String::new();
     for line in lib.lines().filter(|l| !l.starts_with("//!")) {
-        let module = line.strip_prefix("pub mod ").or_else(|| line.strip_prefix("mod ")).and_then(|m| m.strip_suffix(';'));
+        let module = line
+            .strip_prefix("pub mod ")
+            .or_else(|| line.strip_prefix("mod "))
+            .and_then(|m| m.strip_suffix(';'));
         match module.and_then(|m| files.get(&format!("src/{m}.rs")).map(|body| (m, body))) {
             Some((m, body)) => {
                 let vis = if line.starts_with("pub ") { "pub " } else { "" };

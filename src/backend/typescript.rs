@@ -25,11 +25,31 @@ const WIDTH: usize = 80;
 pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let ctx = Ctx::new(ir);
     let mut files = Files::new();
-    files.insert("package.json".into(), run("typescript/package.json", &PackageJson::new(opts))?);
-    files.insert("tsconfig.json".into(), run("typescript/tsconfig.json", &TsConfig)?);
-    files.insert("README.md".into(), run("typescript/README.md", &Readme { name: opts.package.clone() })?);
-    files.insert("src/runtime.ts".into(), run("typescript/runtime.ts", &Runtime { header: GENERATED })?);
-    files.insert("src/validators.ts".into(), run("typescript/validators.ts", &validators::view(&ctx))?);
+    files.insert(
+        "package.json".into(),
+        run("typescript/package.json", &PackageJson::new(opts))?,
+    );
+    files.insert(
+        "tsconfig.json".into(),
+        run("typescript/tsconfig.json", &TsConfig)?,
+    );
+    files.insert(
+        "README.md".into(),
+        run(
+            "typescript/README.md",
+            &Readme {
+                name: opts.package.clone(),
+            },
+        )?,
+    );
+    files.insert(
+        "src/runtime.ts".into(),
+        run("typescript/runtime.ts", &Runtime { header: GENERATED })?,
+    );
+    files.insert(
+        "src/validators.ts".into(),
+        run("typescript/validators.ts", &validators::view(&ctx))?,
+    );
     let mut exports = Vec::new();
     let mut module_names = BTreeSet::new();
     for m in 0..ir.modules.len() {
@@ -49,7 +69,10 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
                 module_names.insert(f.name.clone());
             }
         }
-        files.insert(format!("src/{}.ts", view.file), run("typescript/module.ts", &view)?);
+        files.insert(
+            format!("src/{}.ts", view.file),
+            run("typescript/module.ts", &view)?,
+        );
     }
     let helpers = helpers::view(&ctx);
     let has_helpers = helpers.is_some();
@@ -57,13 +80,23 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     // same name, the package root exports the helper and the type's module keeps its own.
     let mut shadowing: Vec<String> = Vec::new();
     if let Some(h) = &helpers {
-        shadowing = h.exports.iter().filter(|n| module_names.contains(*n)).cloned().collect();
+        shadowing = h
+            .exports
+            .iter()
+            .filter(|n| module_names.contains(*n))
+            .cloned()
+            .collect();
     }
     if let Some(h) = helpers {
         files.insert("src/helpers.ts".into(), run("typescript/helpers.ts", &h)?);
     }
     let shadowing = (!shadowing.is_empty()).then(|| Import::new(false, shadowing, "./helpers.js"));
-    let index = Index { header: GENERATED, modules: exports, helpers: has_helpers, shadowing };
+    let index = Index {
+        header: GENERATED,
+        modules: exports,
+        helpers: has_helpers,
+        shadowing,
+    };
     files.insert("src/index.ts".into(), run("typescript/index.ts", &index)?);
     Ok(files)
 }
@@ -78,7 +111,11 @@ pub(crate) struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     fn new(ir: &'a Ir) -> Self {
         let names = names::type_names(Lang::TypeScript, ir);
-        let files = ir.modules.iter().map(|m| names::module_name(Lang::TypeScript, &m.raw_name)).collect();
+        let files = ir
+            .modules
+            .iter()
+            .map(|m| names::module_name(Lang::TypeScript, &m.raw_name))
+            .collect();
         Ctx { ir, names, files }
     }
 
@@ -103,7 +140,13 @@ impl<'a> Ctx<'a> {
     /// type literals they get no implicit index signature (microsoft/TypeScript#15300).
     fn is_json(&self, t: &Ty, seen: &mut BTreeSet<TypeId>) -> bool {
         match t {
-            Ty::Any | Ty::Bool | Ty::Integer | Ty::Number | Ty::String | Ty::Null | Ty::Literal(_) => true,
+            Ty::Any
+            | Ty::Bool
+            | Ty::Integer
+            | Ty::Number
+            | Ty::String
+            | Ty::Null
+            | Ty::Literal(_) => true,
             Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => self.is_json(t, seen),
             Ty::Named(id) => {
                 // A type met again is assumed compatible, as the compiler does for recursive types.
@@ -129,7 +172,9 @@ impl<'a> Ctx<'a> {
     /// signature, and the validator checks additional properties only). `JsonValue` absorbs
     /// every member assignable to it.
     fn index_type(&self, extra: &Ty, fields: &[crate::ir::Field]) -> TExpr {
-        let all: Vec<&Ty> = std::iter::once(extra).chain(fields.iter().map(|f| &f.ty)).collect();
+        let all: Vec<&Ty> = std::iter::once(extra)
+            .chain(fields.iter().map(|f| &f.ty))
+            .collect();
         let any = all.iter().any(|t| **t == Ty::Any);
         let mut members = Vec::new();
         for t in all {
@@ -228,7 +273,11 @@ impl<'a> Ctx<'a> {
                     let list = Lit::Array(values.iter().map(|v| Lit::Str(str_lit(v))).collect());
                     let head = format!("export const {values_name}: readonly {name}[] = ");
                     let values = lay_lit(&list, Before::Operator, &head, 0, ";");
-                    Kind::Enum { lines, values_name, values }
+                    Kind::Enum {
+                        lines,
+                        values_name,
+                        values,
+                    }
                 }
                 TypeKind::Union(u) => {
                     let mut members = Vec::new();
@@ -238,14 +287,18 @@ impl<'a> Ctx<'a> {
                     }
                     let ty = TExpr::union(members);
                     uses_json_value |= ty.flat().contains("JsonValue");
-                    Kind::Alias { lines: lay(&ty, Slot::Alias, &format!("export type {name} = "), 0, ";") }
+                    Kind::Alias {
+                        lines: lay(&ty, Slot::Alias, &format!("export type {name} = "), 0, ";"),
+                    }
                 }
                 TypeKind::Alias(t) => {
                     self.named_in(t, &mut referenced);
                     referenced.remove(&id);
                     let ty = self.alias_target(id, t);
                     uses_json_value |= ty.flat().contains("JsonValue");
-                    Kind::Alias { lines: lay(&ty, Slot::Alias, &format!("export type {name} = "), 0, ";") }
+                    Kind::Alias {
+                        lines: lay(&ty, Slot::Alias, &format!("export type {name} = "), 0, ";"),
+                    }
                 }
             };
             let fill = self.fill(id);
@@ -257,7 +310,10 @@ impl<'a> Ctx<'a> {
                 }
             }
             let sig = |prefix: &str, ret: &str| {
-                !fits(0, &format!("export function {prefix}{name}(value: unknown): {ret} {{"))
+                !fits(
+                    0,
+                    &format!("export function {prefix}{name}(value: unknown): {ret} {{"),
+                )
             };
             types.push(TypeView {
                 doc: def.doc.as_deref().map(doc_text),
@@ -265,7 +321,10 @@ impl<'a> Ctx<'a> {
                 is_break: sig("is", &format!("value is {name}")),
                 parse_break: sig("parse", &name),
                 throw_arg_break: !fits(6, &format!("validate{name}(value),")),
-                throw_break: !fits(4, &format!("throw new ValidationError(\"{name}\", validate{name}(value));")),
+                throw_break: !fits(
+                    4,
+                    &format!("throw new ValidationError(\"{name}\", validate{name}(value));"),
+                ),
                 name,
                 node: def.node,
                 kind,
@@ -275,19 +334,26 @@ impl<'a> Ctx<'a> {
         // Types of this module are declared here; others are imported.
         let own: BTreeSet<TypeId> = module.types.iter().copied().collect();
         let mut by_module: std::collections::BTreeMap<usize, BTreeSet<String>> = Default::default();
-        let mut fill_imports: std::collections::BTreeMap<usize, BTreeSet<String>> = Default::default();
+        let mut fill_imports: std::collections::BTreeMap<usize, BTreeSet<String>> =
+            Default::default();
         for t in &types {
             for f in t.fill.iter().flat_map(|f| &f.fields) {
                 if let Some(n) = f.callee_type {
                     if !own.contains(&n) {
-                        fill_imports.entry(ir.types[n].module).or_default().insert(fill_name(&self.names[n]));
+                        fill_imports
+                            .entry(ir.types[n].module)
+                            .or_default()
+                            .insert(fill_name(&self.names[n]));
                     }
                 }
             }
         }
         for id in referenced {
             if !own.contains(&id) {
-                by_module.entry(ir.types[id].module).or_default().insert(self.names[id].clone());
+                by_module
+                    .entry(ir.types[id].module)
+                    .or_default()
+                    .insert(self.names[id].clone());
             }
         }
         if uses_json_value {
@@ -311,19 +377,35 @@ impl<'a> Ctx<'a> {
         let mut imports = Vec::new();
         let runtime_names: Vec<String> = runtime.iter().map(|s| s.to_string()).collect();
         imports.push(Import::new(false, runtime_names, "./runtime.js"));
-        imports.push(Import::new(true, runtime_types.iter().map(|s| s.to_string()).collect(), "./runtime.js"));
+        imports.push(Import::new(
+            true,
+            runtime_types.iter().map(|s| s.to_string()).collect(),
+            "./runtime.js",
+        ));
         let node_names: Vec<String> = nodes.iter().map(|n| format!("n{n}")).collect();
         imports.push(Import::new(false, node_names, "./validators.js"));
         for (m, fns) in &fill_imports {
-            imports.push(Import::new(false, fns.iter().cloned().collect(), &format!("./{}.js", self.files[*m])));
+            imports.push(Import::new(
+                false,
+                fns.iter().cloned().collect(),
+                &format!("./{}.js", self.files[*m]),
+            ));
         }
         for (m, names) in by_module {
-            imports.push(Import::new(true, names.into_iter().collect(), &format!("./{}.js", self.files[m])));
+            imports.push(Import::new(
+                true,
+                names.into_iter().collect(),
+                &format!("./{}.js", self.files[m]),
+            ));
         }
         ModuleView {
             header: GENERATED,
             file: self.files[m].clone(),
-            doc: module.doc.as_deref().or(module.title.as_deref()).map(doc_text),
+            doc: module
+                .doc
+                .as_deref()
+                .or(module.title.as_deref())
+                .map(doc_text),
             imports,
             types,
         }
@@ -335,9 +417,10 @@ impl<'a> Ctx<'a> {
             return false;
         }
         match &self.ir.types[id].kind {
-            TypeKind::Struct(s) => s.fields.iter().any(|f| {
-                self.default_of(f).is_some() || self.ty_has_defaults(&f.ty, id, seen)
-            }),
+            TypeKind::Struct(s) => s
+                .fields
+                .iter()
+                .any(|f| self.default_of(f).is_some() || self.ty_has_defaults(&f.ty, id, seen)),
             TypeKind::Alias(t) => self.ty_has_defaults(t, id, seen),
             _ => false,
         }
@@ -358,7 +441,9 @@ impl<'a> Ctx<'a> {
 
     /// The default-filling function of a struct type, when it has defaults somewhere inside.
     fn fill(&self, id: TypeId) -> Option<FillView> {
-        let TypeKind::Struct(s) = &self.ir.types[id].kind else { return None };
+        let TypeKind::Struct(s) = &self.ir.types[id].kind else {
+            return None;
+        };
         if !self.type_fills(id) {
             return None;
         }
@@ -367,17 +452,25 @@ impl<'a> Ctx<'a> {
             let key = str_lit(&f.wire);
             let default = self.default_of(f).map(json_lit);
             let (callee_type, shape) = match &f.ty {
-                Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => (Some(*n), FillShape::One),
+                Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => {
+                    (Some(*n), FillShape::One)
+                }
                 Ty::Nullable(t) => match &**t {
-                    Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => (Some(*n), FillShape::Nullable),
+                    Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => {
+                        (Some(*n), FillShape::Nullable)
+                    }
                     _ => (None, FillShape::One),
                 },
                 Ty::Array(t) => match &**t {
-                    Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => (Some(*n), FillShape::Array),
+                    Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => {
+                        (Some(*n), FillShape::Array)
+                    }
                     _ => (None, FillShape::One),
                 },
                 Ty::Map(t) => match &**t {
-                    Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => (Some(*n), FillShape::Map),
+                    Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => {
+                        (Some(*n), FillShape::Map)
+                    }
                     _ => (None, FillShape::One),
                 },
                 _ => (None, FillShape::One),
@@ -397,7 +490,13 @@ impl<'a> Ctx<'a> {
                 lines
             });
             let call_inline = callee_type.is_none_or(|n| {
-                fits(4, &format!("out[{key}] = {fill_fn}(out[{key}], {});", fill_name(&self.names[n])))
+                fits(
+                    4,
+                    &format!(
+                        "out[{key}] = {fill_fn}(out[{key}], {});",
+                        fill_name(&self.names[n])
+                    ),
+                )
             });
             fields.push(FillField {
                 fill_fn,
@@ -427,7 +526,9 @@ impl<'a> Ctx<'a> {
     /// the field's TypeScript type (the IR can keep a default that is not, such as a `null`
     /// default of a string property inside another property's default).
     fn default_of<'f>(&self, f: &'f crate::ir::Field) -> Option<&'f Value> {
-        f.default.as_ref().filter(|d| !f.required && self.holds(&f.ty, d, 0))
+        f.default
+            .as_ref()
+            .filter(|d| !f.required && self.holds(&f.ty, d, 0))
     }
 
     /// Whether a JSON value, written as a literal, is a value of the TypeScript type of `t`:
@@ -439,7 +540,9 @@ impl<'a> Ctx<'a> {
         }
         let d = depth + 1;
         match (t, v) {
-            (Ty::Any, Value::Object(o)) => !o.contains_key("__proto__") && o.values().all(|x| self.holds(t, x, d)),
+            (Ty::Any, Value::Object(o)) => {
+                !o.contains_key("__proto__") && o.values().all(|x| self.holds(t, x, d))
+            }
             (Ty::Any, Value::Array(a)) => a.iter().all(|x| self.holds(t, x, d)),
             (Ty::Any, _) => true,
             (Ty::Null | Ty::Nullable(_), Value::Null) => true,
@@ -460,7 +563,13 @@ impl<'a> Ctx<'a> {
                     let types: Vec<JsonType> = node
                         .checks
                         .iter()
-                        .filter_map(|c| if let Check::Type(ts) = c { Some(ts.iter().copied()) } else { None })
+                        .filter_map(|c| {
+                            if let Check::Type(ts) = c {
+                                Some(ts.iter().copied())
+                            } else {
+                                None
+                            }
+                        })
                         .flatten()
                         .collect();
                     let of = |t: JsonType| {
@@ -481,11 +590,14 @@ impl<'a> Ctx<'a> {
                 TypeKind::Struct(s) => {
                     let Value::Object(o) = v else { return false };
                     !o.contains_key("__proto__")
-                        && s.fields.iter().all(|f| !f.required || o.contains_key(&f.wire))
-                        && o.iter().all(|(k, x)| match s.fields.iter().find(|f| f.wire == *k) {
-                            Some(f) => self.holds(&f.ty, x, d),
-                            None => s.extra.as_ref().is_some_and(|e| self.holds(e, x, d)),
-                        })
+                        && s.fields
+                            .iter()
+                            .all(|f| !f.required || o.contains_key(&f.wire))
+                        && o.iter()
+                            .all(|(k, x)| match s.fields.iter().find(|f| f.wire == *k) {
+                                Some(f) => self.holds(&f.ty, x, d),
+                                None => s.extra.as_ref().is_some_and(|e| self.holds(e, x, d)),
+                            })
                 }
             },
             _ => false,
@@ -520,9 +632,20 @@ fn if_head(key: &str, test: &str) -> Vec<String> {
     } else if fits(4, &cond) {
         vec!["  if (".into(), format!("    {cond}"), "  ) {".into()]
     } else if fits(4, &format!("out[{key}] {op}")) {
-        vec!["  if (".into(), format!("    out[{key}] {op}"), format!("    {right}"), "  ) {".into()]
+        vec![
+            "  if (".into(),
+            format!("    out[{key}] {op}"),
+            format!("    {right}"),
+            "  ) {".into(),
+        ]
     } else {
-        vec!["  if (".into(), "    out[".into(), format!("      {key}"), format!("    ] {test}"), "  ) {".into()]
+        vec![
+            "  if (".into(),
+            "    out[".into(),
+            format!("      {key}"),
+            format!("    ] {test}"),
+            "  ) {".into(),
+        ]
     }
 }
 
@@ -533,7 +656,10 @@ fn assign_head(key: &str) -> (Vec<String>, String) {
     if fits(4, &format!("out[{key}] =")) {
         (Vec::new(), format!("    out[{key}] = "))
     } else {
-        (vec!["    out[".into(), format!("      {key}")], "    ] = ".into())
+        (
+            vec!["    out[".into(), format!("      {key}")],
+            "    ] = ".into(),
+        )
     }
 }
 
@@ -564,7 +690,9 @@ pub(crate) fn str_lit(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -587,8 +715,12 @@ pub(crate) fn num_lit(x: f64) -> String {
 /// An identifier that can be a property key without quotes.
 pub(crate) fn is_ident(s: &str) -> bool {
     let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '\u{200c}' || c == '\u{200d}')
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| {
+            c.is_alphanumeric() || c == '_' || c == '$' || c == '\u{200c}' || c == '\u{200d}'
+        })
 }
 
 /// A property key in an interface or object literal.
@@ -616,7 +748,9 @@ pub(crate) fn json_lit(v: &Value) -> Lit {
         }),
         Value::String(s) => Lit::Str(str_lit(s)),
         Value::Array(a) => Lit::Array(a.iter().map(json_lit).collect()),
-        Value::Object(o) => Lit::Object(o.iter().map(|(k, v)| (prop_key(k), json_lit(v))).collect()),
+        Value::Object(o) => {
+            Lit::Object(o.iter().map(|(k, v)| (prop_key(k), json_lit(v))).collect())
+        }
     }
 }
 
@@ -627,8 +761,10 @@ pub(crate) fn doc_text(s: &str) -> Vec<String> {
         return Vec::new();
     }
     let s = s.replace("*/", "*\\/").replace("\r\n", "\n");
-    let mut lines: Vec<String> =
-        s.split(['\n', '\r', '\u{2028}', '\u{2029}']).map(|l| l.trim_end().to_string()).collect();
+    let mut lines: Vec<String> = s
+        .split(['\n', '\r', '\u{2028}', '\u{2029}'])
+        .map(|l| l.trim_end().to_string())
+        .collect();
     // Like `str::lines`, a final terminator does not start another line.
     if lines.len() > 1 && s.ends_with(['\n', '\r', '\u{2028}', '\u{2029}']) {
         lines.pop();
@@ -647,8 +783,16 @@ pub(crate) struct Import {
 impl Import {
     pub(crate) fn new(type_only: bool, names: Vec<String>, from: &str) -> Self {
         let kw = if type_only { "import type" } else { "import" };
-        let inline = fits(0, &format!("{kw} {{ {} }} from \"{from}\";", names.join(", ")));
-        Import { type_only, names, from: from.to_string(), inline }
+        let inline = fits(
+            0,
+            &format!("{kw} {{ {} }} from \"{from}\";", names.join(", ")),
+        );
+        Import {
+            type_only,
+            names,
+            from: from.to_string(),
+            inline,
+        }
     }
 }
 
@@ -719,9 +863,16 @@ struct TypeView {
 
 enum Kind {
     /// An interface: its properties and the lines of its index signature.
-    Interface { fields: Vec<FieldView>, index: Option<Vec<String>> },
+    Interface {
+        fields: Vec<FieldView>,
+        index: Option<Vec<String>>,
+    },
     /// A string enumeration: its type alias and its list of values, laid out.
-    Enum { lines: Vec<String>, values_name: String, values: Vec<String> },
+    Enum {
+        lines: Vec<String>,
+        values_name: String,
+        values: Vec<String>,
+    },
     /// A type alias (also of a union), laid out.
     Alias { lines: Vec<String> },
 }

@@ -14,9 +14,20 @@ fn main() {
         eprintln!("usage: ctxgen-conformance <suite dir> [--work DIR] [--report FILE] [--results FILE] [--lang L,L]");
         std::process::exit(2);
     };
-    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
-    let work = flag("--work").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target/conformance"));
-    let langs: Vec<String> = flag("--lang").unwrap_or_else(|| "rust,typescript,python".into()).split(',').map(String::from).collect();
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let work = flag("--work")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target/conformance"));
+    let langs: Vec<String> = flag("--lang")
+        .unwrap_or_else(|| "rust,typescript,python".into())
+        .split(',')
+        .map(String::from)
+        .collect();
     let run = match conformance::run(&suite, &work, &langs) {
         Ok(r) => r,
         Err(e) => {
@@ -35,7 +46,10 @@ fn main() {
     if args.iter().any(|a| a == "--require-agreement") {
         let n = conformance::report::disagreement_count(&run);
         if n > 0 || !run.errors.is_empty() {
-            eprintln!("the languages disagree on {n} case(s); {} binding(s) failed to run", run.errors.len());
+            eprintln!(
+                "the languages disagree on {n} case(s); {} binding(s) failed to run",
+                run.errors.len()
+            );
             std::process::exit(1);
         }
     }
@@ -43,7 +57,10 @@ fn main() {
     if let Some(path) = flag("--baseline") {
         let baseline = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let now: std::collections::HashSet<&str> = results.lines().collect();
-        let lost: Vec<&str> = baseline.lines().filter(|l| !l.is_empty() && !now.contains(l)).collect();
+        let lost: Vec<&str> = baseline
+            .lines()
+            .filter(|l| !l.is_empty() && !now.contains(l))
+            .collect();
         if !lost.is_empty() {
             eprintln!("{} case(s) passed in {path} and fail now:", lost.len());
             for l in &lost {

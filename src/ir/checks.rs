@@ -131,17 +131,34 @@ pub enum Check {
     /// `prefixItems` (or draft-07 array `items`): positional subschemas.
     PrefixItems(Vec<NodeId>),
     /// `items` (or `additionalItems`): every item from index `from` on.
-    Items { from: usize, node: NodeId },
+    Items {
+        from: usize,
+        node: NodeId,
+    },
     /// `items: false` (or `additionalItems: false`) after `from` items: one violation per extra
     /// item, at the item, with this keyword.
-    NoItems { from: usize, keyword: &'static str },
-    Contains { node: NodeId, min: u64, max: Option<u64> },
+    NoItems {
+        from: usize,
+        keyword: &'static str,
+    },
+    Contains {
+        node: NodeId,
+        min: u64,
+        max: Option<u64>,
+    },
     Properties(Vec<(String, NodeId)>),
     PatternProperties(Vec<(PatternId, NodeId)>),
     /// `additionalProperties` as a schema, applied to names not matched by the other two.
-    AdditionalProperties { known: Vec<String>, patterns: Vec<PatternId>, node: NodeId },
+    AdditionalProperties {
+        known: Vec<String>,
+        patterns: Vec<PatternId>,
+        node: NodeId,
+    },
     /// `additionalProperties: false`.
-    NoAdditionalProperties { known: Vec<String>, patterns: Vec<PatternId> },
+    NoAdditionalProperties {
+        known: Vec<String>,
+        patterns: Vec<PatternId>,
+    },
     Required(Vec<String>),
     MinProperties(u64),
     MaxProperties(u64),
@@ -153,7 +170,11 @@ pub enum Check {
     AnyOf(Vec<NodeId>),
     OneOf(Vec<NodeId>),
     Not(NodeId),
-    IfThenElse { cond: NodeId, then: Option<NodeId>, otherwise: Option<NodeId> },
+    IfThenElse {
+        cond: NodeId,
+        then: Option<NodeId>,
+        otherwise: Option<NodeId>,
+    },
 }
 
 impl Check {
@@ -170,7 +191,11 @@ impl Check {
             Check::Properties(ps) => ps.iter().map(|p| p.1).collect(),
             Check::PatternProperties(ps) => ps.iter().map(|p| p.1).collect(),
             Check::DependentSchemas(ps) => ps.iter().map(|p| p.1).collect(),
-            Check::IfThenElse { cond, then, otherwise } => {
+            Check::IfThenElse {
+                cond,
+                then,
+                otherwise,
+            } => {
                 let mut v = vec![*cond];
                 v.extend(then.iter().copied());
                 v.extend(otherwise.iter().copied());
@@ -192,7 +217,11 @@ impl Check {
             Check::Properties(ps) => ps.iter_mut().map(|p| &mut p.1).collect(),
             Check::PatternProperties(ps) => ps.iter_mut().map(|p| &mut p.1).collect(),
             Check::DependentSchemas(ps) => ps.iter_mut().map(|p| &mut p.1).collect(),
-            Check::IfThenElse { cond, then, otherwise } => {
+            Check::IfThenElse {
+                cond,
+                then,
+                otherwise,
+            } => {
                 let mut v = vec![cond];
                 v.extend(then.iter_mut());
                 v.extend(otherwise.iter_mut());

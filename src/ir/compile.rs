@@ -11,15 +11,67 @@ use crate::schema::{pointer, Dialect, Loc, SchemaSet};
 
 /// Keywords that only annotate, or that ctxgen reads elsewhere: never a diagnostic.
 const KNOWN: &[&str] = &[
-    "$schema", "$id", "id", "$ref", "$anchor", "$dynamicAnchor", "$defs", "definitions", "$comment",
-    "$vocabulary", "title", "description", "default", "examples", "example", "deprecated", "readOnly",
-    "writeOnly", "contentEncoding", "contentMediaType", "contentSchema", "format", "type", "enum",
-    "const", "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
-    "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "items", "prefixItems",
-    "additionalItems", "contains", "minContains", "maxContains", "properties", "patternProperties",
-    "additionalProperties", "required", "minProperties", "maxProperties", "propertyNames",
-    "dependentRequired", "dependentSchemas", "dependencies", "allOf", "anyOf", "oneOf", "not", "if",
-    "then", "else", "discriminator", "nullable",
+    "$schema",
+    "$id",
+    "id",
+    "$ref",
+    "$anchor",
+    "$dynamicAnchor",
+    "$defs",
+    "definitions",
+    "$comment",
+    "$vocabulary",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "example",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "format",
+    "type",
+    "enum",
+    "const",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "discriminator",
+    "nullable",
 ];
 
 #[derive(Default)]
@@ -37,14 +89,21 @@ impl State {
             return *id;
         }
         let id = self.program.nodes.len();
-        self.program.nodes.push(Node { origin: set.location(&loc), checks: Vec::new() });
+        self.program.nodes.push(Node {
+            origin: set.location(&loc),
+            checks: Vec::new(),
+        });
         self.memo.insert(loc.clone(), id);
         self.pending.push((id, loc));
         id
     }
 
     fn warn(&mut self, location: Location, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic { severity: Severity::Warning, location, message: message.into() });
+        self.diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
+            location,
+            message: message.into(),
+        });
     }
 }
 
@@ -56,7 +115,10 @@ pub struct Compiler<'s> {
 
 impl<'s> Compiler<'s> {
     pub fn new(set: &'s mut SchemaSet) -> Self {
-        Compiler { set, state: State::default() }
+        Compiler {
+            set,
+            state: State::default(),
+        }
     }
 
     pub fn set(&self) -> &SchemaSet {
@@ -92,9 +154,14 @@ impl<'s> Compiler<'s> {
             Some(Value::Bool(true)) => return Ok(Vec::new()),
             Some(Value::Bool(false)) => return Ok(vec![Check::False]),
             Some(Value::Object(obj)) => {
-                let dynamic = ["$dynamicRef", "$recursiveRef"].into_iter().find_map(|k| obj.get(k).map(|v| (k, v)));
+                let dynamic = ["$dynamicRef", "$recursiveRef"]
+                    .into_iter()
+                    .find_map(|k| obj.get(k).map(|v| (k, v)));
                 if let Some((k, _)) = dynamic {
-                    self.state.warn(here.clone(), format!("`{k}` is resolved statically, like `$ref`"));
+                    self.state.warn(
+                        here.clone(),
+                        format!("`{k}` is resolved statically, like `$ref`"),
+                    );
                 }
                 let r = obj.get("$ref").or(dynamic.map(|d| d.1));
                 match r {
@@ -103,7 +170,12 @@ impl<'s> Compiler<'s> {
                     None => None,
                 }
             }
-            Some(_) => return Err(Error::schema(here, "a schema must be an object or a boolean")),
+            Some(_) => {
+                return Err(Error::schema(
+                    here,
+                    "a schema must be an object or a boolean",
+                ))
+            }
             None => return Err(Error::schema(here, "no schema at this location")),
         };
         let mut checks = Vec::new();
@@ -119,7 +191,15 @@ impl<'s> Compiler<'s> {
             Some(Value::Object(o)) => o,
             _ => unreachable!("checked above"),
         };
-        let mut b = Builder { set: &*self.set, state: &mut self.state, loc, here: &here, obj, dialect, checks };
+        let mut b = Builder {
+            set: &*self.set,
+            state: &mut self.state,
+            loc,
+            here: &here,
+            obj,
+            dialect,
+            checks,
+        };
         b.build()?;
         Ok(b.checks)
     }
@@ -137,7 +217,10 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn at(&self, keyword: &str) -> Location {
-        Location::new(self.here.file.clone(), pointer::push(&self.here.pointer, keyword))
+        Location::new(
+            self.here.file.clone(),
+            pointer::push(&self.here.pointer, keyword),
+        )
     }
 
     fn err(&self, keyword: &str, message: impl Into<String>) -> Error {
@@ -149,15 +232,28 @@ impl Builder<'_> {
         for t in path {
             p = pointer::push(&p, t);
         }
-        self.state.node_for(self.set, Loc { doc: self.loc.doc, pointer: p })
+        self.state.node_for(
+            self.set,
+            Loc {
+                doc: self.loc.doc,
+                pointer: p,
+            },
+        )
     }
 
     fn count(&self, keyword: &str) -> Result<Option<u64>> {
         match self.obj.get(keyword) {
             None => Ok(None),
-            Some(v) => match v.as_u64().or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64)) {
+            Some(v) => match v.as_u64().or_else(|| {
+                v.as_f64()
+                    .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+                    .map(|f| f as u64)
+            }) {
                 Some(n) => Ok(Some(n)),
-                None => Err(self.err(keyword, format!("`{keyword}` must be a non-negative integer"))),
+                None => Err(self.err(
+                    keyword,
+                    format!("`{keyword}` must be a non-negative integer"),
+                )),
             },
         }
     }
@@ -165,7 +261,10 @@ impl Builder<'_> {
     fn number(&self, keyword: &str) -> Result<Option<f64>> {
         match self.obj.get(keyword) {
             None => Ok(None),
-            Some(v) => v.as_f64().map(Some).ok_or_else(|| self.err(keyword, format!("`{keyword}` must be a number"))),
+            Some(v) => v
+                .as_f64()
+                .map(Some)
+                .ok_or_else(|| self.err(keyword, format!("`{keyword}` must be a number"))),
         }
     }
 
@@ -178,14 +277,20 @@ impl Builder<'_> {
             return None;
         }
         let id = self.state.program.patterns.len();
-        self.state.program.patterns.push(Pattern { source: source.to_string() });
+        self.state.program.patterns.push(Pattern {
+            source: source.to_string(),
+        });
         self.state.patterns.insert(source.to_string(), id);
         Some(id)
     }
 
     fn strings(&self, keyword: &str, v: &Value) -> Result<Vec<String>> {
         v.as_array()
-            .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect::<Option<Vec<_>>>())
+            .and_then(|a| {
+                a.iter()
+                    .map(|s| s.as_str().map(String::from))
+                    .collect::<Option<Vec<_>>>()
+            })
             .ok_or_else(|| self.err(keyword, format!("`{keyword}` must be an array of strings")))
     }
 
@@ -193,11 +298,19 @@ impl Builder<'_> {
         let obj = self.obj;
         for key in obj.keys() {
             let k = key.as_str();
-            if k.starts_with("x-") || KNOWN.contains(&k) || k == "$dynamicRef" || k == "$recursiveRef" || k == "$recursiveAnchor" {
+            if k.starts_with("x-")
+                || KNOWN.contains(&k)
+                || k == "$dynamicRef"
+                || k == "$recursiveRef"
+                || k == "$recursiveAnchor"
+            {
                 continue;
             }
             if k == "unevaluatedProperties" || k == "unevaluatedItems" {
-                self.state.warn(self.at(k), format!("`{k}` is not enforced by the generated validators"));
+                self.state.warn(
+                    self.at(k),
+                    format!("`{k}` is not enforced by the generated validators"),
+                );
             }
         }
         self.type_checks()?;
@@ -229,7 +342,9 @@ impl Builder<'_> {
             self.checks.push(Check::Const(c.clone()));
         }
         if let Some(e) = self.obj.get("enum") {
-            let values = e.as_array().ok_or_else(|| self.err("enum", "`enum` must be an array"))?;
+            let values = e
+                .as_array()
+                .ok_or_else(|| self.err("enum", "`enum` must be an array"))?;
             self.checks.push(Check::Enum(values.clone()));
         }
         Ok(())
@@ -243,12 +358,19 @@ impl Builder<'_> {
             self.checks.push(Check::MaxLength(n));
         }
         if let Some(p) = self.obj.get("pattern") {
-            let p = p.as_str().ok_or_else(|| self.err("pattern", "`pattern` must be a string"))?;
+            let p = p
+                .as_str()
+                .ok_or_else(|| self.err("pattern", "`pattern` must be a string"))?;
             if let Some(id) = self.pattern(self.at("pattern"), p) {
                 self.checks.push(Check::Pattern(id));
             }
         }
-        if let Some(f) = self.obj.get("format").and_then(Value::as_str).and_then(Format::parse) {
+        if let Some(f) = self
+            .obj
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(Format::parse)
+        {
             self.checks.push(Check::Format(f));
         }
         if let Some(n) = self.count("x-max-words")? {
@@ -261,12 +383,26 @@ impl Builder<'_> {
         let obj = self.obj;
         let exclusive = |k: &str| obj.get(k).and_then(Value::as_bool).unwrap_or(false);
         if let Some(n) = self.number("minimum")? {
-            self.checks.push(if exclusive("exclusiveMinimum") { Check::ExclusiveMinimum(n) } else { Check::Minimum(n) });
+            self.checks.push(if exclusive("exclusiveMinimum") {
+                Check::ExclusiveMinimum(n)
+            } else {
+                Check::Minimum(n)
+            });
         }
         if let Some(n) = self.number("maximum")? {
-            self.checks.push(if exclusive("exclusiveMaximum") { Check::ExclusiveMaximum(n) } else { Check::Maximum(n) });
+            self.checks.push(if exclusive("exclusiveMaximum") {
+                Check::ExclusiveMaximum(n)
+            } else {
+                Check::Maximum(n)
+            });
         }
-        for (k, make) in [("exclusiveMinimum", Check::ExclusiveMinimum as fn(f64) -> Check), ("exclusiveMaximum", Check::ExclusiveMaximum)] {
+        for (k, make) in [
+            (
+                "exclusiveMinimum",
+                Check::ExclusiveMinimum as fn(f64) -> Check,
+            ),
+            ("exclusiveMaximum", Check::ExclusiveMaximum),
+        ] {
             match self.obj.get(k) {
                 Some(Value::Bool(_)) | None => {}
                 Some(v) => match v.as_f64() {
@@ -296,17 +432,24 @@ impl Builder<'_> {
         }
         let mut prefix = 0;
         if let Some(Value::Array(items)) = self.obj.get("prefixItems") {
-            let nodes = (0..items.len()).map(|i| self.child(&["prefixItems", &i.to_string()])).collect::<Vec<_>>();
+            let nodes = (0..items.len())
+                .map(|i| self.child(&["prefixItems", &i.to_string()]))
+                .collect::<Vec<_>>();
             prefix = nodes.len();
             self.checks.push(Check::PrefixItems(nodes));
         }
         match self.obj.get("items") {
             Some(Value::Array(items)) => {
-                let nodes = (0..items.len()).map(|i| self.child(&["items", &i.to_string()])).collect::<Vec<_>>();
+                let nodes = (0..items.len())
+                    .map(|i| self.child(&["items", &i.to_string()]))
+                    .collect::<Vec<_>>();
                 let from = nodes.len();
                 self.checks.push(Check::PrefixItems(nodes));
                 match self.obj.get("additionalItems") {
-                    Some(Value::Bool(false)) => self.checks.push(Check::NoItems { from, keyword: "additionalItems" }),
+                    Some(Value::Bool(false)) => self.checks.push(Check::NoItems {
+                        from,
+                        keyword: "additionalItems",
+                    }),
                     Some(v) if v.is_object() => {
                         let node = self.child(&["additionalItems"]);
                         self.checks.push(Check::Items { from, node });
@@ -314,21 +457,41 @@ impl Builder<'_> {
                     _ => {}
                 }
             }
-            Some(Value::Bool(false)) => self.checks.push(Check::NoItems { from: prefix, keyword: "items" }),
+            Some(Value::Bool(false)) => self.checks.push(Check::NoItems {
+                from: prefix,
+                keyword: "items",
+            }),
             Some(Value::Bool(true)) => {}
             Some(v) if v.is_object() => {
                 let node = self.child(&["items"]);
                 self.checks.push(Check::Items { from: prefix, node });
             }
-            Some(_) => return Err(self.err("items", "`items` must be a schema or an array of schemas")),
+            Some(_) => {
+                return Err(self.err("items", "`items` must be a schema or an array of schemas"))
+            }
             None => {}
         }
         if self.obj.contains_key("contains") {
             let node = self.child(&["contains"]);
-            let legacy = matches!(self.dialect, Dialect::Draft4 | Dialect::Draft6 | Dialect::Draft7);
-            let min = if legacy { None } else { self.count("minContains")? };
-            let max = if legacy { None } else { self.count("maxContains")? };
-            self.checks.push(Check::Contains { node, min: min.unwrap_or(1), max });
+            let legacy = matches!(
+                self.dialect,
+                Dialect::Draft4 | Dialect::Draft6 | Dialect::Draft7
+            );
+            let min = if legacy {
+                None
+            } else {
+                self.count("minContains")?
+            };
+            let max = if legacy {
+                None
+            } else {
+                self.count("maxContains")?
+            };
+            self.checks.push(Check::Contains {
+                node,
+                min: min.unwrap_or(1),
+                max,
+            });
         }
         Ok(())
     }
@@ -336,7 +499,9 @@ impl Builder<'_> {
     fn object_checks(&mut self) -> Result<()> {
         let mut known = Vec::new();
         if let Some(props) = self.obj.get("properties") {
-            let props = props.as_object().ok_or_else(|| self.err("properties", "`properties` must be an object"))?;
+            let props = props
+                .as_object()
+                .ok_or_else(|| self.err("properties", "`properties` must be an object"))?;
             let mut list = Vec::new();
             for name in props.keys() {
                 known.push(name.clone());
@@ -346,10 +511,15 @@ impl Builder<'_> {
         }
         let mut patterns = Vec::new();
         if let Some(pp) = self.obj.get("patternProperties") {
-            let pp = pp.as_object().ok_or_else(|| self.err("patternProperties", "`patternProperties` must be an object"))?;
+            let pp = pp.as_object().ok_or_else(|| {
+                self.err("patternProperties", "`patternProperties` must be an object")
+            })?;
             let mut list = Vec::new();
             for p in pp.keys() {
-                let at = Location::new(self.here.file.clone(), pointer::push(&pointer::push(&self.here.pointer, "patternProperties"), p));
+                let at = Location::new(
+                    self.here.file.clone(),
+                    pointer::push(&pointer::push(&self.here.pointer, "patternProperties"), p),
+                );
                 match self.pattern(at, p) {
                     Some(id) => {
                         patterns.push(id);
@@ -362,13 +532,24 @@ impl Builder<'_> {
             self.checks.push(Check::PatternProperties(list));
         }
         match self.obj.get("additionalProperties") {
-            Some(Value::Bool(false)) => self.checks.push(Check::NoAdditionalProperties { known, patterns }),
+            Some(Value::Bool(false)) => self
+                .checks
+                .push(Check::NoAdditionalProperties { known, patterns }),
             Some(Value::Bool(true)) | None => {}
             Some(v) if v.is_object() => {
                 let node = self.child(&["additionalProperties"]);
-                self.checks.push(Check::AdditionalProperties { known, patterns, node });
+                self.checks.push(Check::AdditionalProperties {
+                    known,
+                    patterns,
+                    node,
+                });
             }
-            Some(_) => return Err(self.err("additionalProperties", "`additionalProperties` must be a schema")),
+            Some(_) => {
+                return Err(self.err(
+                    "additionalProperties",
+                    "`additionalProperties` must be a schema",
+                ))
+            }
         }
         if let Some(r) = self.obj.get("required") {
             if r.is_array() {
@@ -377,7 +558,10 @@ impl Builder<'_> {
                     self.checks.push(Check::Required(names));
                 }
             } else {
-                self.state.warn(self.at("required"), "`required` that is not an array (draft-03) is ignored");
+                self.state.warn(
+                    self.at("required"),
+                    "`required` that is not an array (draft-03) is ignored",
+                );
             }
         }
         if let Some(n) = self.count("minProperties")? {
@@ -393,15 +577,21 @@ impl Builder<'_> {
         let mut required = Vec::new();
         let mut schemas = Vec::new();
         for keyword in ["dependentRequired", "dependentSchemas", "dependencies"] {
-            let Some(deps) = self.obj.get(keyword) else { continue };
-            let deps = deps.as_object().ok_or_else(|| self.err(keyword, format!("`{keyword}` must be an object")))?;
+            let Some(deps) = self.obj.get(keyword) else {
+                continue;
+            };
+            let deps = deps
+                .as_object()
+                .ok_or_else(|| self.err(keyword, format!("`{keyword}` must be an object")))?;
             for (name, dep) in deps {
                 if dep.is_array() && keyword != "dependentSchemas" {
                     required.push((name.clone(), self.strings(keyword, dep)?));
                 } else if (dep.is_object() || dep.is_boolean()) && keyword != "dependentRequired" {
                     schemas.push((name.clone(), self.child(&[keyword, name])));
                 } else {
-                    return Err(self.err(keyword, format!("`{keyword}/{name}` has the wrong shape")));
+                    return Err(
+                        self.err(keyword, format!("`{keyword}/{name}` has the wrong shape"))
+                    );
                 }
             }
         }
@@ -417,10 +607,15 @@ impl Builder<'_> {
     fn list(&mut self, keyword: &str) -> Result<Option<Vec<NodeId>>> {
         match self.obj.get(keyword) {
             None => Ok(None),
-            Some(Value::Array(a)) if !a.is_empty() => {
-                Ok(Some((0..a.len()).map(|i| self.child(&[keyword, &i.to_string()])).collect()))
-            }
-            Some(_) => Err(self.err(keyword, format!("`{keyword}` must be a non-empty array of schemas"))),
+            Some(Value::Array(a)) if !a.is_empty() => Ok(Some(
+                (0..a.len())
+                    .map(|i| self.child(&[keyword, &i.to_string()]))
+                    .collect(),
+            )),
+            Some(_) => Err(self.err(
+                keyword,
+                format!("`{keyword}` must be a non-empty array of schemas"),
+            )),
         }
     }
 
@@ -438,11 +633,17 @@ impl Builder<'_> {
             let node = self.child(&["not"]);
             self.checks.push(Check::Not(node));
         }
-        if self.obj.contains_key("if") && (self.obj.contains_key("then") || self.obj.contains_key("else")) {
+        if self.obj.contains_key("if")
+            && (self.obj.contains_key("then") || self.obj.contains_key("else"))
+        {
             let cond = self.child(&["if"]);
             let then = self.obj.contains_key("then").then(|| self.child(&["then"]));
             let otherwise = self.obj.contains_key("else").then(|| self.child(&["else"]));
-            self.checks.push(Check::IfThenElse { cond, then, otherwise });
+            self.checks.push(Check::IfThenElse {
+                cond,
+                then,
+                otherwise,
+            });
         }
         Ok(())
     }

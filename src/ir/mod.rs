@@ -18,13 +18,25 @@ use compile::Compiler;
 use types::TypeBuilder;
 
 /// Keys a root may have without being a type itself (a definitions-only file).
-const META_KEYS: &[&str] = &["$schema", "$id", "id", "title", "description", "$defs", "definitions", "$comment", "examples"];
+const META_KEYS: &[&str] = &[
+    "$schema",
+    "$id",
+    "id",
+    "title",
+    "description",
+    "$defs",
+    "definitions",
+    "$comment",
+    "examples",
+];
 
 /// Builds the IR for every document the user named.
 pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     let mut comp = Compiler::new(set);
     let mut tb = TypeBuilder::new(&mut comp);
-    let named: Vec<usize> = (0..tb.comp.set().docs.len()).filter(|d| tb.comp.set().docs[*d].named).collect();
+    let named: Vec<usize> = (0..tb.comp.set().docs.len())
+        .filter(|d| tb.comp.set().docs[*d].named)
+        .collect();
     let mut pending = Vec::new();
     for doc in named {
         let (rel, root) = {
@@ -32,34 +44,51 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
             (d.rel.clone(), d.root.clone())
         };
         let stem = rel.strip_suffix(".json").unwrap_or(&rel).replace('/', " ");
-        let title = root.get("title").and_then(Value::as_str).map(str::to_string);
+        let title = root
+            .get("title")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         let module = tb.modules.len();
         tb.modules.push(Module {
             rel: rel.clone(),
             raw_name: stem.clone(),
             title: title.clone(),
-            doc: root.get("description").and_then(Value::as_str).map(str::to_string),
+            doc: root
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string),
             types: Vec::new(),
         });
-        let root_loc = Loc { doc, pointer: String::new() };
+        let root_loc = Loc {
+            doc,
+            pointer: String::new(),
+        };
         let definitions_only = root.as_object().is_some_and(|o| {
             (o.contains_key("$defs") || o.contains_key("definitions"))
-                && o.keys().all(|k| META_KEYS.contains(&k.as_str()) || k.starts_with("x-"))
+                && o.keys()
+                    .all(|k| META_KEYS.contains(&k.as_str()) || k.starts_with("x-"))
         });
         if !definitions_only {
-            let name = title.filter(|t| usable_title(t)).unwrap_or_else(|| stem.clone());
+            let name = title
+                .filter(|t| usable_title(t))
+                .unwrap_or_else(|| stem.clone());
             pending.push((tb.declare(&root_loc, name, module), root_loc.clone()));
         }
         for key in ["$defs", "definitions"] {
             if let Some(defs) = root.get(key).and_then(Value::as_object) {
                 for (name, def) in defs {
-                    let loc = Loc { doc, pointer: pointer::push(&pointer::push("", key), name) };
+                    let loc = Loc {
+                        doc,
+                        pointer: pointer::push(&pointer::push("", key), name),
+                    };
                     if !def.is_object() && !def.is_boolean() {
                         let location = tb.comp.set().location(&loc);
                         tb.diagnostics.push(Diagnostic {
                             severity: Severity::Warning,
                             location,
-                            message: format!("`{key}/{name}` is not a schema; no type is emitted for it"),
+                            message: format!(
+                                "`{key}/{name}` is not a schema; no type is emitted for it"
+                            ),
                         });
                         continue;
                     }
@@ -71,7 +100,12 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     for (id, loc) in pending {
         tb.define(id, &loc)?;
     }
-    let TypeBuilder { mut types, mut modules, diagnostics: type_diags, .. } = tb;
+    let TypeBuilder {
+        mut types,
+        mut modules,
+        diagnostics: type_diags,
+        ..
+    } = tb;
     break_alias_cycles(&mut types);
     group_variants(&mut modules, &types);
     let mut type_diags = type_diags;
@@ -86,7 +120,12 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     diagnostics.extend(type_diags);
     diagnostics.sort();
     diagnostics.dedup();
-    Ok(Ir { modules, types, program, diagnostics })
+    Ok(Ir {
+        modules,
+        types,
+        program,
+        diagnostics,
+    })
 }
 
 /// Checks every field default against the finished types: while types are built, a `$ref`
@@ -96,7 +135,11 @@ fn drop_unfit_defaults(types: &mut [TypeDef], diagnostics: &mut Vec<Diagnostic>)
     for (id, t) in types.iter().enumerate() {
         if let TypeKind::Struct(s) = &t.kind {
             for (f, field) in s.fields.iter().enumerate() {
-                if field.default.as_ref().is_some_and(|d| !types::fits(&field.ty, d, types)) {
+                if field
+                    .default
+                    .as_ref()
+                    .is_some_and(|d| !types::fits(&field.ty, d, types))
+                {
                     unfit.push((id, f));
                 }
             }
@@ -107,8 +150,15 @@ fn drop_unfit_defaults(types: &mut [TypeDef], diagnostics: &mut Vec<Diagnostic>)
         if let TypeKind::Struct(s) = &mut types[id].kind {
             let field = &mut s.fields[f];
             let d = field.default.take().unwrap_or_default();
-            let message = format!("the default {d} of property `{}` does not fit its type; it is not applied", field.wire);
-            diagnostics.push(Diagnostic { severity: Severity::Warning, location, message });
+            let message = format!(
+                "the default {d} of property `{}` does not fit its type; it is not applied",
+                field.wire
+            );
+            diagnostics.push(Diagnostic {
+                severity: Severity::Warning,
+                location,
+                message,
+            });
         }
     }
 }
@@ -127,7 +177,12 @@ fn group_variants(modules: &mut [Module], types: &[TypeDef]) {
         for &id in m.types.iter().filter(|id| types[**id].variant_of.is_none()) {
             place(id, types, &m.types, &mut out);
         }
-        let rest: Vec<TypeId> = m.types.iter().copied().filter(|id| !out.contains(id)).collect();
+        let rest: Vec<TypeId> = m
+            .types
+            .iter()
+            .copied()
+            .filter(|id| !out.contains(id))
+            .collect();
         out.extend(rest);
         m.types = out;
     }
@@ -136,8 +191,11 @@ fn group_variants(modules: &mut [Module], types: &[TypeDef]) {
 /// A title short and plain enough to name a type.
 fn usable_title(t: &str) -> bool {
     let words = t.split_whitespace().count();
-    words <= 4 && t.len() <= 48 && t.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && t.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '_' || c == '-')
+    words <= 4
+        && t.len() <= 48
+        && t.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && t.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '_' || c == '-')
 }
 
 /// An alias that names itself, directly or through other aliases (`A = B`, `B = A`), has no

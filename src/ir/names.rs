@@ -16,45 +16,215 @@ pub enum Lang {
 }
 
 const RUST_KEYWORDS: &[&str] = &[
-    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
-    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super",
-    "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box",
-    "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen", "union",
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen", "union",
 ];
 /// Names the generated Rust code uses unqualified.
 const RUST_TYPES: &[&str] = &[
-    "Option", "Some", "None", "Result", "Ok", "Err", "Vec", "String", "Box", "Value", "Map", "BTreeMap", "Default",
-    "Clone", "Debug", "PartialEq", "Deserialize", "Serialize", "Violation", "ValidationErrors", "Error", "Location",
-    "JsonSchema", "Self", "Sized", "Send", "Sync", "Copy", "Eq", "Ord", "Hash", "From", "Into", "Iterator", "Fn",
-    "ToString", "Display", "Formatter", "Any",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "Vec",
+    "String",
+    "Box",
+    "Value",
+    "Map",
+    "BTreeMap",
+    "Default",
+    "Clone",
+    "Debug",
+    "PartialEq",
+    "Deserialize",
+    "Serialize",
+    "Violation",
+    "ValidationErrors",
+    "Error",
+    "Location",
+    "JsonSchema",
+    "Self",
+    "Sized",
+    "Send",
+    "Sync",
+    "Copy",
+    "Eq",
+    "Ord",
+    "Hash",
+    "From",
+    "Into",
+    "Iterator",
+    "Fn",
+    "ToString",
+    "Display",
+    "Formatter",
+    "Any",
 ];
 const TS_RESERVED: &[&str] = &[
-    "any", "boolean", "number", "string", "symbol", "object", "never", "unknown", "void", "undefined", "null",
-    "bigint", "Array", "Record", "Date", "Error", "Map", "Set", "Promise", "Object", "String", "Number", "Boolean",
-    "Function", "JSON", "RegExp", "Symbol", "Readonly", "Partial", "Required", "Pick", "Omit", "Exclude", "Extract",
-    "Violation", "ValidationError", "JsonValue", "Reporter", "Location", "HelperError",
-    "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum",
-    "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "return",
-    "super", "switch", "this", "throw", "true", "try", "typeof", "var", "while", "with", "as", "implements",
-    "interface", "let", "package", "private", "protected", "public", "static", "yield", "type", "await", "async",
+    "any",
+    "boolean",
+    "number",
+    "string",
+    "symbol",
+    "object",
+    "never",
+    "unknown",
+    "void",
+    "undefined",
+    "null",
+    "bigint",
+    "Array",
+    "Record",
+    "Date",
+    "Error",
+    "Map",
+    "Set",
+    "Promise",
+    "Object",
+    "String",
+    "Number",
+    "Boolean",
+    "Function",
+    "JSON",
+    "RegExp",
+    "Symbol",
+    "Readonly",
+    "Partial",
+    "Required",
+    "Pick",
+    "Omit",
+    "Exclude",
+    "Extract",
+    "Violation",
+    "ValidationError",
+    "JsonValue",
+    "Reporter",
+    "Location",
+    "HelperError",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "return",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "while",
+    "with",
+    "as",
+    "implements",
+    "interface",
+    "let",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "static",
+    "yield",
+    "type",
+    "await",
+    "async",
 ];
 const PY_KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
-    "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
 ];
 /// Builtins the generated Python annotations use, and pydantic's own model attributes (with
 /// `mro` and `register`, which a model class has from its metaclass).
 const PY_FIELD_RESERVED: &[&str] = &[
-    "str", "int", "float", "bool", "list", "dict", "object", "type", "bytes", "set", "tuple", "copy", "dict", "json",
-    "schema", "schema_json", "construct", "validate", "fields", "parse_obj", "parse_raw", "parse_file", "from_orm",
-    "update_forward_refs", "model_config", "model_fields", "Any", "Literal", "Annotated", "Field", "BaseModel", "mro",
+    "str",
+    "int",
+    "float",
+    "bool",
+    "list",
+    "dict",
+    "object",
+    "type",
+    "bytes",
+    "set",
+    "tuple",
+    "copy",
+    "dict",
+    "json",
+    "schema",
+    "schema_json",
+    "construct",
+    "validate",
+    "fields",
+    "parse_obj",
+    "parse_raw",
+    "parse_file",
+    "from_orm",
+    "update_forward_refs",
+    "model_config",
+    "model_fields",
+    "Any",
+    "Literal",
+    "Annotated",
+    "Field",
+    "BaseModel",
+    "mro",
     "register",
 ];
 const PY_TYPES: &[&str] = &[
-    "Any", "Literal", "Optional", "Union", "Annotated", "BaseModel", "Field", "ConfigDict", "RootModel", "TypeAdapter",
-    "str", "int", "float", "bool", "list", "dict", "object", "type", "bytes", "set", "tuple", "Exception", "Violation",
-    "ValidationError", "JsonValue", "HelperError", "Enum", "Self",
+    "Any",
+    "Literal",
+    "Optional",
+    "Union",
+    "Annotated",
+    "BaseModel",
+    "Field",
+    "ConfigDict",
+    "RootModel",
+    "TypeAdapter",
+    "str",
+    "int",
+    "float",
+    "bool",
+    "list",
+    "dict",
+    "object",
+    "type",
+    "bytes",
+    "set",
+    "tuple",
+    "Exception",
+    "Violation",
+    "ValidationError",
+    "JsonValue",
+    "HelperError",
+    "Enum",
+    "Self",
 ];
 
 impl Lang {
@@ -71,7 +241,9 @@ impl Lang {
             Lang::Rust => RUST_KEYWORDS.contains(&name),
             Lang::TypeScript => false,
             Lang::Python => {
-                PY_KEYWORDS.contains(&name) || PY_FIELD_RESERVED.contains(&name) || name.starts_with("model_")
+                PY_KEYWORDS.contains(&name)
+                    || PY_FIELD_RESERVED.contains(&name)
+                    || name.starts_with("model_")
             }
         }
     }
@@ -79,7 +251,9 @@ impl Lang {
 
 /// Keeps letters, digits and word breaks; everything else becomes a break.
 fn words(raw: &str) -> String {
-    raw.chars().map(|c| if c.is_alphanumeric() { c } else { ' ' }).collect()
+    raw.chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect()
 }
 
 /// A type name: UpperCamelCase, never empty, never starting with a digit, never reserved.
@@ -91,7 +265,9 @@ pub fn type_name(lang: Lang, raw: &str) -> String {
     if n.starts_with(|c: char| c.is_ascii_digit()) {
         n = format!("T{n}");
     }
-    if lang.reserved_types().contains(&n.as_str()) || (lang == Lang::Rust && RUST_KEYWORDS.contains(&n.as_str())) {
+    if lang.reserved_types().contains(&n.as_str())
+        || (lang == Lang::Rust && RUST_KEYWORDS.contains(&n.as_str()))
+    {
         n.push_str("Type");
     }
     n
@@ -120,13 +296,28 @@ pub fn module_name(lang: Lang, raw: &str) -> String {
     match lang {
         Lang::TypeScript => {
             let n = words(raw).split_whitespace().collect::<Vec<_>>().join("-");
-            if n.is_empty() { "schema".into() } else { n }
+            if n.is_empty() {
+                "schema".into()
+            } else {
+                n
+            }
         }
         _ => {
-            let n = field_name(Lang::Rust, raw).trim_end_matches('_').to_string();
-            let n = if n.starts_with(|c: char| c.is_ascii_digit()) { format!("m{n}") } else { n };
-            if RUST_KEYWORDS.contains(&n.as_str()) || PY_KEYWORDS.contains(&n.as_str())
-                || ["runtime", "helpers", "lib", "index", "std", "core", "typing", "types", "json", "re", "enum"].contains(&n.as_str())
+            let n = field_name(Lang::Rust, raw)
+                .trim_end_matches('_')
+                .to_string();
+            let n = if n.starts_with(|c: char| c.is_ascii_digit()) {
+                format!("m{n}")
+            } else {
+                n
+            };
+            if RUST_KEYWORDS.contains(&n.as_str())
+                || PY_KEYWORDS.contains(&n.as_str())
+                || [
+                    "runtime", "helpers", "lib", "index", "std", "core", "typing", "types", "json",
+                    "re", "enum",
+                ]
+                .contains(&n.as_str())
             {
                 format!("{n}_schema")
             } else {
@@ -156,7 +347,11 @@ pub fn dedupe(names: Vec<String>, taken: &mut HashSet<String>, sep: &str) -> Vec
 /// The names of every type in the IR for one language, unique across the package. A type whose
 /// name collides is first prefixed with its module's name.
 pub fn type_names(lang: Lang, ir: &Ir) -> Vec<String> {
-    let base: Vec<String> = ir.types.iter().map(|t| type_name(lang, &t.raw_name)).collect();
+    let base: Vec<String> = ir
+        .types
+        .iter()
+        .map(|t| type_name(lang, &t.raw_name))
+        .collect();
     let mut counts = std::collections::HashMap::new();
     for n in &base {
         *counts.entry(n.to_lowercase()).or_insert(0) += 1;
@@ -167,7 +362,10 @@ pub fn type_names(lang: Lang, ir: &Ir) -> Vec<String> {
         .zip(&ir.types)
         .map(|(n, t)| {
             if counts[&n.to_lowercase()] > 1 && !seen_first.insert(n.to_lowercase()) {
-                type_name(lang, &format!("{} {}", ir.modules[t.module].raw_name, t.raw_name))
+                type_name(
+                    lang,
+                    &format!("{} {}", ir.modules[t.module].raw_name, t.raw_name),
+                )
             } else {
                 n.clone()
             }
@@ -213,7 +411,13 @@ mod tests {
     #[test]
     fn cases_and_reserved_words() {
         let table = [
-            (Lang::Rust, "thesis context", "ThesisContext", "type", "type_"),
+            (
+                Lang::Rust,
+                "thesis context",
+                "ThesisContext",
+                "type",
+                "type_",
+            ),
             (Lang::Rust, "Result", "ResultType", "await", "await_"),
             (Lang::Python, "Field", "FieldType", "class", "class_"),
             (Lang::Python, "x", "X", "list", "list_"),
@@ -222,11 +426,21 @@ mod tests {
             (Lang::TypeScript, "string", "StringType", "class", "class"),
             (Lang::Rust, "3d-point", "T3dPoint", "3d", "n3d"),
             (Lang::Rust, "$$$", "Unnamed", "$ref", "ref_"),
-            (Lang::Python, "chapter-based", "ChapterBased", "canStartImmediately", "can_start_immediately"),
+            (
+                Lang::Python,
+                "chapter-based",
+                "ChapterBased",
+                "canStartImmediately",
+                "can_start_immediately",
+            ),
         ];
         for (lang, raw_type, ty, raw_field, field) in table {
             assert_eq!(type_name(lang, raw_type), ty, "{lang:?} type {raw_type}");
-            assert_eq!(field_name(lang, raw_field), field, "{lang:?} field {raw_field}");
+            assert_eq!(
+                field_name(lang, raw_field),
+                field,
+                "{lang:?} field {raw_field}"
+            );
         }
     }
 
@@ -234,8 +448,14 @@ mod tests {
     fn collisions_resolve_in_order() {
         let names = field_names(Lang::Python, &["Name", "name", "NAME", "name_2"]);
         assert_eq!(names, ["name", "name_2", "name_3", "name_2_2"]);
-        assert_eq!(variant_names(&["a".into(), "A".into(), "".into(), "1".into()]), ["A", "A2", "Empty", "V1"]);
+        assert_eq!(
+            variant_names(&["a".into(), "A".into(), "".into(), "1".into()]),
+            ["A", "A2", "Empty", "V1"]
+        );
         assert_eq!(module_name(Lang::Python, "type"), "type_schema");
-        assert_eq!(module_name(Lang::TypeScript, "paper context"), "paper-context");
+        assert_eq!(
+            module_name(Lang::TypeScript, "paper context"),
+            "paper-context"
+        );
     }
 }

@@ -100,14 +100,21 @@ mod tests {
     use crate::ir::checks::{JsonType, Node};
 
     fn node(checks: Vec<Check>) -> Node {
-        Node { origin: Location::new("t.json", ""), checks }
+        Node {
+            origin: Location::new("t.json", ""),
+            checks,
+        }
     }
 
     #[test]
     fn merges_equal_nodes_and_forwards_refs() {
         let mut p = Program {
             nodes: vec![
-                node(vec![Check::Properties(vec![("a".into(), 1), ("b".into(), 2), ("c".into(), 3)])]),
+                node(vec![Check::Properties(vec![
+                    ("a".into(), 1),
+                    ("b".into(), 2),
+                    ("c".into(), 3),
+                ])]),
                 node(vec![Check::Type(vec![JsonType::String])]),
                 node(vec![Check::Type(vec![JsonType::String])]),
                 node(vec![Check::Ref(4)]),
@@ -120,14 +127,26 @@ mod tests {
         assert_eq!(p.nodes.len(), 3, "{:?}", p.nodes);
         assert_eq!(map[1], map[2]);
         assert_eq!(map[3], map[4]);
-        assert_eq!(p.nodes[map[4]].checks, vec![Check::Type(vec![JsonType::Integer])]);
+        assert_eq!(
+            p.nodes[map[4]].checks,
+            vec![Check::Type(vec![JsonType::Integer])]
+        );
     }
 
     #[test]
     fn keeps_cycles() {
-        let mut p = Program { nodes: vec![node(vec![Check::Items { from: 0, node: 0 }])], patterns: vec![] };
+        let mut p = Program {
+            nodes: vec![node(vec![Check::Items { from: 0, node: 0 }])],
+            patterns: vec![],
+        };
         let map = optimize(&mut p, &[0]);
         assert_eq!(p.nodes.len(), 1);
-        assert_eq!(p.nodes[0].checks, vec![Check::Items { from: 0, node: map[0] }]);
+        assert_eq!(
+            p.nodes[0].checks,
+            vec![Check::Items {
+                from: 0,
+                node: map[0]
+            }]
+        );
     }
 }

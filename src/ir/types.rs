@@ -56,7 +56,10 @@ impl<'c, 's> TypeBuilder<'c, 's> {
         for t in tokens {
             p = pointer::push(&p, t);
         }
-        Loc { doc: loc.doc, pointer: p }
+        Loc {
+            doc: loc.doc,
+            pointer: p,
+        }
     }
 
     /// Registers a named type for a location before its body is built.
@@ -83,9 +86,19 @@ impl<'c, 's> TypeBuilder<'c, 's> {
     }
 
     fn doc_and_annotations(&self, loc: &Loc) -> (Option<String>, Vec<(String, Value)>) {
-        let Some(obj) = self.obj(loc) else { return (None, Vec::new()) };
-        let doc = obj.get("description").or_else(|| obj.get("title")).and_then(Value::as_str).map(str::to_string);
-        let ann = obj.iter().filter(|(k, _)| k.starts_with("x-")).map(|(k, v)| (k.clone(), v.clone())).collect();
+        let Some(obj) = self.obj(loc) else {
+            return (None, Vec::new());
+        };
+        let doc = obj
+            .get("description")
+            .or_else(|| obj.get("title"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let ann = obj
+            .iter()
+            .filter(|(k, _)| k.starts_with("x-"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         (doc, ann)
     }
 
@@ -137,16 +150,29 @@ enum Pre {
 fn pre_shape(obj: &Map<String, Value>, loc: &Loc) -> Pre {
     {
         let only_ref = obj.contains_key("$ref")
-            && !["type", "properties", "items", "enum", "const", "oneOf", "anyOf", "allOf", "additionalProperties"]
-                .iter()
-                .any(|k| obj.contains_key(*k));
+            && ![
+                "type",
+                "properties",
+                "items",
+                "enum",
+                "const",
+                "oneOf",
+                "anyOf",
+                "allOf",
+                "additionalProperties",
+            ]
+            .iter()
+            .any(|k| obj.contains_key(*k));
         if only_ref {
             return Pre::Ref(obj["$ref"].as_str().unwrap_or_default().to_string());
         }
         if let Some(values) = obj.get("enum").and_then(Value::as_array) {
             let nullable = values.iter().any(Value::is_null);
-            let strings: Option<Vec<String>> =
-                values.iter().filter(|v| !v.is_null()).map(|v| v.as_str().map(String::from)).collect();
+            let strings: Option<Vec<String>> = values
+                .iter()
+                .filter(|v| !v.is_null())
+                .map(|v| v.as_str().map(String::from))
+                .collect();
             return Pre::Done(match strings {
                 Some(s) if !s.is_empty() => Shape::StringEnum(s, nullable),
                 _ => Shape::Any,
@@ -169,7 +195,10 @@ fn pre_shape(obj: &Map<String, Value>, loc: &Loc) -> Pre {
         };
         let non_null: Vec<&str> = types.iter().copied().filter(|t| *t != "null").collect();
         let has = |k: &str| obj.contains_key(k);
-        let objectish = has("properties") || has("required") || has("additionalProperties") || has("patternProperties");
+        let objectish = has("properties")
+            || has("required")
+            || has("additionalProperties")
+            || has("patternProperties");
         if non_null.len() > 1 {
             return Pre::Done(Shape::Any);
         }
@@ -184,9 +213,15 @@ fn pre_shape(obj: &Map<String, Value>, loc: &Loc) -> Pre {
             None if has("oneOf") || has("anyOf") => {
                 let key = if has("oneOf") { "oneOf" } else { "anyOf" };
                 let n = obj[key].as_array().map_or(0, Vec::len);
-                return Pre::Done(Shape::Union((0..n).map(|i| TypeBuilder::at(loc, &[key, &i.to_string()])).collect()));
+                return Pre::Done(Shape::Union(
+                    (0..n)
+                        .map(|i| TypeBuilder::at(loc, &[key, &i.to_string()]))
+                        .collect(),
+                ));
             }
-            None if has("pattern") || has("minLength") || has("maxLength") || has("format") => "string",
+            None if has("pattern") || has("minLength") || has("maxLength") || has("format") => {
+                "string"
+            }
             None => return Pre::Done(Shape::Any),
         };
         Pre::Done(match kind {
@@ -212,7 +247,11 @@ impl TypeBuilder<'_, '_> {
                 _ => objects = false,
             }
         }
-        Ok(if objects && n > 0 { Shape::Object } else { Shape::Any })
+        Ok(if objects && n > 0 {
+            Shape::Object
+        } else {
+            Shape::Any
+        })
     }
 
     /// Follows `$ref`-only schemas to the schema they name.
@@ -236,7 +275,10 @@ impl TypeBuilder<'_, '_> {
         self.depth += 1;
         if self.depth > 200 {
             self.depth -= 1;
-            return Err(Error::schema(self.comp.set().location(loc), "schema nests too deeply (over 200 levels)"));
+            return Err(Error::schema(
+                self.comp.set().location(loc),
+                "schema nests too deeply (over 200 levels)",
+            ));
         }
         let result = self.ty_inner(loc, hint, module, allow_named);
         self.depth -= 1;
@@ -245,7 +287,9 @@ impl TypeBuilder<'_, '_> {
 
     fn ty_inner(&mut self, loc: &Loc, hint: &str, module: usize, allow_named: bool) -> Result<Ty> {
         let nullable = self.obj(loc).is_some_and(|o| {
-            o.get("type").and_then(Value::as_array).is_some_and(|a| a.iter().any(|t| t == "null"))
+            o.get("type")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(|t| t == "null"))
                 || o.get("nullable") == Some(&Value::Bool(true))
         });
         let ty = match self.shape(loc)? {
@@ -263,14 +307,26 @@ impl TypeBuilder<'_, '_> {
                         id
                     }
                 };
-                let ty = if self.admits_null(&target) { Ty::Named(id).nullable() } else { Ty::Named(id) };
+                let ty = if self.admits_null(&target) {
+                    Ty::Named(id).nullable()
+                } else {
+                    Ty::Named(id)
+                };
                 return Ok(if nullable { ty.nullable() } else { ty });
             }
             Shape::Array => {
-                let items = self.obj(loc).and_then(|o| o.get("items")).is_some_and(|v| v.is_object() || v.is_boolean());
+                let items = self
+                    .obj(loc)
+                    .and_then(|o| o.get("items"))
+                    .is_some_and(|v| v.is_object() || v.is_boolean());
                 match items {
                     true => {
-                        let item = self.ty_at(&Self::at(loc, &["items"]), &format!("{hint} item"), module, true)?;
+                        let item = self.ty_at(
+                            &Self::at(loc, &["items"]),
+                            &format!("{hint} item"),
+                            module,
+                            true,
+                        )?;
                         Ty::Array(Box::new(item))
                     }
                     false => Ty::Array(Box::new(Ty::Any)),
@@ -287,7 +343,12 @@ impl TypeBuilder<'_, '_> {
                 };
                 match (has_props, extra_schema) {
                     (false, true) => {
-                        let t = self.ty_at(&Self::at(loc, &["additionalProperties"]), &format!("{hint} value"), module, true)?;
+                        let t = self.ty_at(
+                            &Self::at(loc, &["additionalProperties"]),
+                            &format!("{hint} value"),
+                            module,
+                            true,
+                        )?;
                         Ty::Map(Box::new(t))
                     }
                     (false, _) if !has_required => Ty::Map(Box::new(Ty::Any)),
@@ -316,15 +377,25 @@ impl TypeBuilder<'_, '_> {
     /// A name for a `$ref` target that is not a definition: its title, the last token of its
     /// pointer, or the referencing property's name.
     fn ref_name(&self, target: &Loc, hint: &str) -> String {
-        let title = self.obj(target).and_then(|o| o.get("title")).and_then(Value::as_str).filter(|t| t.split_whitespace().count() <= 4);
+        let title = self
+            .obj(target)
+            .and_then(|o| o.get("title"))
+            .and_then(Value::as_str)
+            .filter(|t| t.split_whitespace().count() <= 4);
         if let Some(t) = title {
             return t.to_string();
         }
         match target.pointer.rsplit('/').next() {
-            Some(last) if !target.pointer.is_empty() && last.parse::<usize>().is_err() => last.replace("~1", "/").replace("~0", "~"),
+            Some(last) if !target.pointer.is_empty() && last.parse::<usize>().is_err() => {
+                last.replace("~1", "/").replace("~0", "~")
+            }
             _ if target.pointer.is_empty() => {
                 let rel = &self.comp.set().docs[target.doc].rel;
-                rel.rsplit('/').next().unwrap_or(rel).trim_end_matches(".json").to_string()
+                rel.rsplit('/')
+                    .next()
+                    .unwrap_or(rel)
+                    .trim_end_matches(".json")
+                    .to_string()
             }
             _ => hint.to_string(),
         }
@@ -333,8 +404,14 @@ impl TypeBuilder<'_, '_> {
     /// Whether a named type's own schema also admits `null` (its type then holds only the rest).
     fn admits_null(&self, loc: &Loc) -> bool {
         let Some(o) = self.obj(loc) else { return false };
-        let in_type = o.get("type").and_then(Value::as_array).is_some_and(|a| a.iter().any(|t| t == "null") && a.len() > 1);
-        let in_enum = o.get("enum").and_then(Value::as_array).is_some_and(|a| a.iter().any(Value::is_null) && a.iter().any(Value::is_string));
+        let in_type = o
+            .get("type")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|t| t == "null") && a.len() > 1);
+        let in_enum = o
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(Value::is_null) && a.iter().any(Value::is_string));
         in_type || in_enum
     }
 
@@ -356,12 +433,20 @@ impl TypeBuilder<'_, '_> {
     }
 
     /// Collects the properties of an object schema and of its `allOf` members.
-    fn collect_props(&mut self, loc: &Loc, props: &mut Vec<(String, Loc)>, required: &mut Vec<String>, seen: &mut Vec<Loc>) -> Result<()> {
+    fn collect_props(
+        &mut self,
+        loc: &Loc,
+        props: &mut Vec<(String, Loc)>,
+        required: &mut Vec<String>,
+        seen: &mut Vec<Loc>,
+    ) -> Result<()> {
         if seen.contains(loc) || seen.len() > 64 {
             return Ok(());
         }
         seen.push(loc.clone());
-        let Some(obj) = self.obj(loc) else { return Ok(()) };
+        let Some(obj) = self.obj(loc) else {
+            return Ok(());
+        };
         if let Some(p) = obj.get("properties").and_then(Value::as_object) {
             for name in p.keys() {
                 if !props.iter().any(|(n, _)| n == name) {
@@ -369,13 +454,22 @@ impl TypeBuilder<'_, '_> {
                 }
             }
         }
-        for r in obj.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+        for r in obj
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
             if !required.iter().any(|x| x == r) {
                 required.push(r.to_string());
             }
         }
         let reference = obj.get("$ref").and_then(Value::as_str).map(str::to_string);
-        let n = obj.get("allOf").and_then(Value::as_array).map_or(0, Vec::len);
+        let n = obj
+            .get("allOf")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
         if let Some(r) = reference {
             let target = self.comp.set_mut().resolve(loc, &r)?;
             self.collect_props(&target, props, required, seen)?;
@@ -397,11 +491,22 @@ impl TypeBuilder<'_, '_> {
             fields.push(self.field(wire, &ploc, required, name, module)?);
         }
         let (deny_unknown, extra) = self.unknown_policy(loc, name, module)?;
-        Ok(Struct { fields, deny_unknown, extra })
+        Ok(Struct {
+            fields,
+            deny_unknown,
+            extra,
+        })
     }
 
     /// The field for property `wire` whose schema is at `ploc`, in a struct named `name`.
-    fn field(&mut self, wire: String, ploc: &Loc, required: bool, name: &str, module: usize) -> Result<Field> {
+    fn field(
+        &mut self,
+        wire: String,
+        ploc: &Loc,
+        required: bool,
+        name: &str,
+        module: usize,
+    ) -> Result<Field> {
         let ty = self.ty_at(ploc, &format!("{name} {wire}"), module, true)?;
         let target = self.resolve_refs(ploc)?;
         let (doc, annotations) = self.doc_and_annotations(ploc);
@@ -413,26 +518,46 @@ impl TypeBuilder<'_, '_> {
                 self.diagnostics.push(Diagnostic {
                     severity: Severity::Warning,
                     location: self.comp.set().location(ploc),
-                    message: format!("default {d} does not fit the property's type; it is not applied"),
+                    message: format!(
+                        "default {d} does not fit the property's type; it is not applied"
+                    ),
                 });
             }
             fits
         });
-        Ok(Field { wire, doc, ty, required, default, annotations })
+        Ok(Field {
+            wire,
+            doc,
+            ty,
+            required,
+            default,
+            annotations,
+        })
     }
 
     /// Whether an object schema denies unknown properties, and the type of additional ones it
     /// keeps in a map.
-    fn unknown_policy(&mut self, loc: &Loc, name: &str, module: usize) -> Result<(bool, Option<Ty>)> {
+    fn unknown_policy(
+        &mut self,
+        loc: &Loc,
+        name: &str,
+        module: usize,
+    ) -> Result<(bool, Option<Ty>)> {
         let (deny_unknown, extra_schema) = match self.obj(loc) {
             Some(o) => (
-                o.get("additionalProperties") == Some(&Value::Bool(false)) && !o.contains_key("patternProperties"),
+                o.get("additionalProperties") == Some(&Value::Bool(false))
+                    && !o.contains_key("patternProperties"),
                 o.get("additionalProperties").is_some_and(Value::is_object),
             ),
             None => (false, false),
         };
         let extra = match extra_schema {
-            true => Some(self.ty_at(&Self::at(loc, &["additionalProperties"]), &format!("{name} value"), module, true)?),
+            true => Some(self.ty_at(
+                &Self::at(loc, &["additionalProperties"]),
+                &format!("{name} value"),
+                module,
+                true,
+            )?),
             false => None,
         };
         Ok((deny_unknown, extra))
@@ -478,7 +603,11 @@ impl TypeBuilder<'_, '_> {
                 tags.push(p);
                 let tuples: Vec<Vec<&String>> = literal_sets
                     .iter()
-                    .map(|s| tags.iter().map(|t| &s.iter().find(|(q, _)| q == t).expect("common").1).collect())
+                    .map(|s| {
+                        tags.iter()
+                            .map(|t| &s.iter().find(|(q, _)| q == t).expect("common").1)
+                            .collect()
+                    })
                     .collect();
                 let mut sorted = tuples.clone();
                 sorted.sort();
@@ -495,7 +624,11 @@ impl TypeBuilder<'_, '_> {
                 let tuples_distinct = {
                     let mut t: Vec<Vec<&String>> = literal_sets
                         .iter()
-                        .map(|s| tags.iter().map(|t| &s.iter().find(|(q, _)| q == t).expect("common").1).collect())
+                        .map(|s| {
+                            tags.iter()
+                                .map(|t| &s.iter().find(|(q, _)| q == t).expect("common").1)
+                                .collect()
+                        })
                         .collect();
                     let n = t.len();
                     t.sort();
@@ -512,18 +645,39 @@ impl TypeBuilder<'_, '_> {
             let tag_values: Vec<String> = if tags.is_empty() {
                 Vec::new()
             } else {
-                tags.iter().map(|t| literal_sets[i].iter().find(|(q, _)| q == t).expect("tag").1.clone()).collect()
+                tags.iter()
+                    .map(|t| {
+                        literal_sets[i]
+                            .iter()
+                            .find(|(q, _)| q == t)
+                            .expect("tag")
+                            .1
+                            .clone()
+                    })
+                    .collect()
             };
-            let raw = if tag_values.is_empty() { format!("{name} variant{i}") } else { format!("{name} {}", tag_values.join(" ")) };
+            let raw = if tag_values.is_empty() {
+                format!("{name} variant{i}")
+            } else {
+                format!("{name} {}", tag_values.join(" "))
+            };
             let ty = self.ty_at(b, &raw, module, true)?;
             let variant_name = match (&ty, tag_values.is_empty()) {
                 (_, false) => tag_values.join(" "),
                 (Ty::Named(id), true) => self.types[*id].raw_name.clone(),
                 (t, true) => ty_word(t).to_string(),
             };
-            variants.push(Variant { raw_name: variant_name, ty, tag_values });
+            variants.push(Variant {
+                raw_name: variant_name,
+                ty,
+                tag_values,
+            });
         }
-        Ok(Some(Union { tags, variants, within: None }))
+        Ok(Some(Union {
+            tags,
+            variants,
+            within: None,
+        }))
     }
 }
 
@@ -561,8 +715,13 @@ pub fn fits(ty: &Ty, v: &Value, types: &[TypeDef]) -> bool {
             TypeKind::Struct(s) => {
                 let Value::Object(m) = v else { return false };
                 let declared = |k: &String| s.fields.iter().any(|f| f.wire == *k);
-                s.fields.iter().all(|f| m.get(&f.wire).map_or(!f.required, |x| fits(&f.ty, x, types)))
-                    && m.iter().filter(|(k, _)| !declared(k)).all(|(_, x)| match &s.extra {
+                s.fields.iter().all(|f| {
+                    m.get(&f.wire)
+                        .map_or(!f.required, |x| fits(&f.ty, x, types))
+                }) && m
+                    .iter()
+                    .filter(|(k, _)| !declared(k))
+                    .all(|(_, x)| match &s.extra {
                         Some(t) => fits(t, x, types),
                         None => !s.deny_unknown,
                     })

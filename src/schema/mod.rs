@@ -75,15 +75,24 @@ impl SchemaSet {
 
     /// Loads every `*.json` file below `dir`, in sorted order.
     pub fn load_dir(dir: &Path, url_map: &BTreeMap<String, PathBuf>) -> Result<Self> {
-        let root = dir.canonicalize().map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+        let root = dir.canonicalize().map_err(|source| Error::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
         if !root.is_dir() {
-            return Err(Error::Usage(format!("{} is not a directory", dir.display())));
+            return Err(Error::Usage(format!(
+                "{} is not a directory",
+                dir.display()
+            )));
         }
         let mut files = Vec::new();
         collect_json_files(&root, &mut files)?;
         files.sort();
         if files.is_empty() {
-            return Err(Error::Usage(format!("no *.json schema files in {}", dir.display())));
+            return Err(Error::Usage(format!(
+                "no *.json schema files in {}",
+                dir.display()
+            )));
         }
         let mut set = SchemaSet::empty(Some(root.clone()), display_dir(dir));
         set.url_map = url_map.clone();
@@ -96,14 +105,22 @@ impl SchemaSet {
     /// Loads the named files; the schema root is the directory of the first one
     /// (refs may reach other files below it).
     pub fn load_files(files: &[PathBuf], url_map: &BTreeMap<String, PathBuf>) -> Result<Self> {
-        let first = files.first().ok_or_else(|| Error::Usage("no schema files given".into()))?;
-        let abs = first.canonicalize().map_err(|source| Error::Io { path: first.clone(), source })?;
+        let first = files
+            .first()
+            .ok_or_else(|| Error::Usage("no schema files given".into()))?;
+        let abs = first.canonicalize().map_err(|source| Error::Io {
+            path: first.clone(),
+            source,
+        })?;
         let root = abs.parent().map(Path::to_path_buf).unwrap_or_default();
         let shown = first.parent().map(display_dir).unwrap_or_default();
         let mut set = SchemaSet::empty(Some(root), shown);
         set.url_map = url_map.clone();
         for file in files {
-            let abs = file.canonicalize().map_err(|source| Error::Io { path: file.clone(), source })?;
+            let abs = file.canonicalize().map_err(|source| Error::Io {
+                path: file.clone(),
+                source,
+            })?;
             set.load_file(&abs, true)?;
         }
         Ok(set)
@@ -114,16 +131,25 @@ impl SchemaSet {
         let mut set = SchemaSet::empty(None, String::from("<bundled>/"));
         let base = Url::parse("file:///ctxgen-bundled/").expect("static URL");
         for src in sources {
-            let url = base.join(&src.rel).map_err(|e| Error::Usage(format!("{}: {e}", src.rel)))?;
+            let url = base
+                .join(&src.rel)
+                .map_err(|e| Error::Usage(format!("{}: {e}", src.rel)))?;
             set.add_document(src.rel.clone(), url, &src.text, true)?;
         }
         Ok(set)
     }
 
     fn load_file(&mut self, abs: &Path, named: bool) -> Result<DocId> {
-        let text = std::fs::read(abs).map_err(|source| Error::Io { path: abs.to_path_buf(), source })?;
+        let text = std::fs::read(abs).map_err(|source| Error::Io {
+            path: abs.to_path_buf(),
+            source,
+        })?;
         let rel = match &self.root_dir {
-            Some(root) => abs.strip_prefix(root).unwrap_or(abs).to_string_lossy().replace('\\', "/"),
+            Some(root) => abs
+                .strip_prefix(root)
+                .unwrap_or(abs)
+                .to_string_lossy()
+                .replace('\\', "/"),
             None => abs.to_string_lossy().into_owned(),
         };
         let display = format!("{}{rel}", self.display_root);
@@ -133,7 +159,8 @@ impl SchemaSet {
             column: 1,
             message: format!("not UTF-8 ({e})"),
         })?;
-        let url = Url::from_file_path(abs).map_err(|()| Error::Usage(format!("bad path {}", abs.display())))?;
+        let url = Url::from_file_path(abs)
+            .map_err(|()| Error::Usage(format!("bad path {}", abs.display())))?;
         self.files_read.push(abs.to_path_buf());
         self.add_document(rel, url, &text, named)
     }
@@ -148,12 +175,25 @@ impl SchemaSet {
             message: strip_position(&e.to_string()),
         })?;
         if !root.is_object() && !root.is_boolean() {
-            return Err(Error::schema(Location::new(display, ""), "a schema must be an object or a boolean"));
+            return Err(Error::schema(
+                Location::new(display, ""),
+                "a schema must be an object or a boolean",
+            ));
         }
         let dialect = Dialect::of(&root);
         let id = self.docs.len();
-        self.docs.push(Document { display, rel, url: url.clone(), root, dialect, named });
-        self.resources.entry(without_fragment(&url)).or_insert(Loc { doc: id, pointer: String::new() });
+        self.docs.push(Document {
+            display,
+            rel,
+            url: url.clone(),
+            root,
+            dialect,
+            named,
+        });
+        self.resources.entry(without_fragment(&url)).or_insert(Loc {
+            doc: id,
+            pointer: String::new(),
+        });
         walk::index(self, id)?;
         Ok(id)
     }
@@ -165,7 +205,14 @@ impl SchemaSet {
         let id = self.docs.len();
         let url = Url::parse(&format!("urn:ctxgen:synthetic:{id}")).expect("a valid URN");
         let display = format!("<{name}>");
-        self.docs.push(Document { display: display.clone(), rel: display, url, root, dialect: Dialect::Draft2020, named: false });
+        self.docs.push(Document {
+            display: display.clone(),
+            rel: display,
+            url,
+            root,
+            dialect: Dialect::Draft2020,
+            named: false,
+        });
         id
     }
 
@@ -218,9 +265,16 @@ impl SchemaSet {
     pub fn resolve(&mut self, from: &Loc, reference: &str) -> Result<Loc> {
         let here = self.location(from);
         let base = self.base_at(from);
-        let target = join(&base, reference)
-            .ok_or_else(|| Error::schema(here.clone(), format!("$ref `{reference}` is not a valid URI reference")))?;
-        let fragment = target.fragment().map(pointer::percent_decode).unwrap_or_default();
+        let target = join(&base, reference).ok_or_else(|| {
+            Error::schema(
+                here.clone(),
+                format!("$ref `{reference}` is not a valid URI reference"),
+            )
+        })?;
+        let fragment = target
+            .fragment()
+            .map(pointer::percent_decode)
+            .unwrap_or_default();
         let doc_uri = without_fragment(&target);
         let resource = match self.resources.get(&doc_uri) {
             Some(r) => r.clone(),
@@ -230,11 +284,17 @@ impl SchemaSet {
             return Ok(resource);
         }
         if fragment.starts_with('/') {
-            let loc = Loc { doc: resource.doc, pointer: format!("{}{fragment}", resource.pointer) };
+            let loc = Loc {
+                doc: resource.doc,
+                pointer: format!("{}{fragment}", resource.pointer),
+            };
             if self.value(&loc).is_none() {
                 return Err(Error::schema(
                     here,
-                    format!("$ref `{reference}` points at {}#{}, which does not exist", self.docs[loc.doc].display, loc.pointer),
+                    format!(
+                        "$ref `{reference}` points at {}#{}, which does not exist",
+                        self.docs[loc.doc].display, loc.pointer
+                    ),
                 ));
             }
             return Ok(loc);
@@ -242,7 +302,12 @@ impl SchemaSet {
         self.anchors
             .get(&format!("{doc_uri}#{fragment}"))
             .cloned()
-            .ok_or_else(|| Error::schema(here, format!("$ref `{reference}`: no anchor `{fragment}` in {doc_uri}")))
+            .ok_or_else(|| {
+                Error::schema(
+                    here,
+                    format!("$ref `{reference}`: no anchor `{fragment}` in {doc_uri}"),
+                )
+            })
     }
 
     /// Finds the document a `$ref` names when it is not loaded yet: a file below the schema root,
@@ -259,7 +324,10 @@ impl SchemaSet {
                         if !normal.starts_with(&root) {
                             return Err(Error::schema(
                                 here.clone(),
-                                format!("$ref `{reference}` climbs out of the schema root {}", root.display()),
+                                format!(
+                                    "$ref `{reference}` climbs out of the schema root {}",
+                                    root.display()
+                                ),
                             ));
                         }
                         Some(normal)
@@ -274,7 +342,11 @@ impl SchemaSet {
                 .or_else(|| {
                     let name = target.path_segments()?.next_back()?.to_string();
                     let root = self.root_dir.as_ref()?;
-                    let file = root.join(if name.ends_with(".json") { name } else { format!("{name}.json") });
+                    let file = root.join(if name.ends_with(".json") {
+                        name
+                    } else {
+                        format!("{name}.json")
+                    });
                     file.is_file().then_some(file)
                 })
                 .or_else(|| self.find_by_id(&doc_uri)),
@@ -282,10 +354,14 @@ impl SchemaSet {
         };
         if candidate.as_ref().is_none_or(|f| !f.is_file()) {
             if let Some(text) = meta::find(&doc_uri) {
-                let url = Url::parse(&doc_uri).map_err(|e| Error::Usage(format!("{doc_uri}: {e}")))?;
+                let url =
+                    Url::parse(&doc_uri).map_err(|e| Error::Usage(format!("{doc_uri}: {e}")))?;
                 let rel = format!("<meta-schema {}>", url.path().trim_start_matches('/'));
                 let doc = self.add_document(rel, url, text, false)?;
-                let loc = Loc { doc, pointer: String::new() };
+                let loc = Loc {
+                    doc,
+                    pointer: String::new(),
+                };
                 self.resources.insert(doc_uri, loc.clone());
                 return Ok(loc);
             }
@@ -296,15 +372,27 @@ impl SchemaSet {
             } else {
                 "names a document that is not loaded and not found"
             };
-            return Err(Error::schema(here.clone(), format!("$ref `{reference}` ({doc_uri}) {why}")));
+            return Err(Error::schema(
+                here.clone(),
+                format!("$ref `{reference}` ({doc_uri}) {why}"),
+            ));
         };
-        let file = file.canonicalize().map_err(|source| Error::Io { path: file.clone(), source })?;
-        let existing = self.docs.iter().position(|d| d.url.to_file_path().ok().as_deref() == Some(file.as_path()));
+        let file = file.canonicalize().map_err(|source| Error::Io {
+            path: file.clone(),
+            source,
+        })?;
+        let existing = self
+            .docs
+            .iter()
+            .position(|d| d.url.to_file_path().ok().as_deref() == Some(file.as_path()));
         let doc = match existing {
             Some(d) => d,
             None => self.load_file(&file, false)?,
         };
-        let loc = Loc { doc, pointer: String::new() };
+        let loc = Loc {
+            doc,
+            pointer: String::new(),
+        };
         self.resources.insert(doc_uri, loc.clone());
         Ok(loc)
     }
@@ -319,14 +407,21 @@ impl SchemaSet {
         files.sort();
         let needle = uri.trim_end_matches('#');
         files.into_iter().find(|f| {
-            std::fs::read_to_string(f).is_ok_and(|text| text.contains(needle)) && self.file_has_id(f, uri)
+            std::fs::read_to_string(f).is_ok_and(|text| text.contains(needle))
+                && self.file_has_id(f, uri)
         })
     }
 
     /// Whether a file's root declares `uri` as its `$id`.
     fn file_has_id(&self, file: &Path, uri: &str) -> bool {
-        let Ok(text) = std::fs::read_to_string(file) else { return false };
-        let Ok(root) = serde_json::from_str::<Value>(text.strip_prefix('\u{feff}').unwrap_or(&text)) else { return false };
+        let Ok(text) = std::fs::read_to_string(file) else {
+            return false;
+        };
+        let Ok(root) =
+            serde_json::from_str::<Value>(text.strip_prefix('\u{feff}').unwrap_or(&text))
+        else {
+            return false;
+        };
         let id = dialect::id_of(&root, Dialect::of(&root)).and_then(|id| Url::parse(id).ok());
         id.is_some_and(|id| without_fragment(&id) == uri)
     }
@@ -389,11 +484,20 @@ fn strip_position(message: &str) -> String {
 }
 
 fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     for entry in entries {
-        let entry = entry.map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+        let entry = entry.map_err(|source| Error::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
         let path = entry.path();
-        let kind = entry.file_type().map_err(|source| Error::Io { path: path.clone(), source })?;
+        let kind = entry.file_type().map_err(|source| Error::Io {
+            path: path.clone(),
+            source,
+        })?;
         if kind.is_dir() {
             collect_json_files(&path, out)?;
         } else if kind.is_file() && path.extension().is_some_and(|e| e == "json") {

@@ -18,7 +18,11 @@ pub fn tokens(pointer: &str) -> Option<Vec<String>> {
         return Some(Vec::new());
     }
     let rest = pointer.strip_prefix('/')?;
-    Some(rest.split('/').map(|t| t.replace("~1", "/").replace("~0", "~")).collect())
+    Some(
+        rest.split('/')
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect(),
+    )
 }
 
 /// Looks a pointer up in a JSON value.

@@ -21,14 +21,22 @@ pub const SCHEMA_KEYWORDS: &[&str] = &[
     "contentSchema",
 ];
 /// Keywords whose value maps names to subschemas.
-pub const MAP_KEYWORDS: &[&str] =
-    &["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+pub const MAP_KEYWORDS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
 /// Keywords whose value is an array of subschemas.
 pub const ARRAY_KEYWORDS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 
 /// Calls `f` for every direct subschema of `schema` with its pointer.
 pub fn children<'a>(schema: &'a Value, at: &str, f: &mut dyn FnMut(&'a Value, String)) {
-    let Some(obj) = schema.as_object() else { return };
+    let Some(obj) = schema.as_object() else {
+        return;
+    };
     for (k, v) in obj {
         let k = k.as_str();
         if SCHEMA_KEYWORDS.contains(&k) && (v.is_object() || v.is_boolean()) {
@@ -59,7 +67,10 @@ pub(super) fn index(set: &mut SchemaSet, doc: DocId) -> Result<()> {
     while let Some((schema, at, mut base)) = stack.pop() {
         if let Some(id) = dialect::id_of(schema, d.dialect) {
             if let Some(u) = join(&base, id) {
-                if let Some(frag) = u.fragment().filter(|f| !f.is_empty() && !f.starts_with('/')) {
+                if let Some(frag) = u
+                    .fragment()
+                    .filter(|f| !f.is_empty() && !f.starts_with('/'))
+                {
                     anchors.push((format!("{}#{frag}", without_fragment(&u)), at.clone()));
                 } else {
                     base = u;
@@ -72,7 +83,9 @@ pub(super) fn index(set: &mut SchemaSet, doc: DocId) -> Result<()> {
                 anchors.push((format!("{}#{name}", without_fragment(&base)), at.clone()));
             }
         }
-        children(schema, &at, &mut |sub, p| stack.push((sub, p, base.clone())));
+        children(schema, &at, &mut |sub, p| {
+            stack.push((sub, p, base.clone()))
+        });
     }
     for (uri, p) in found {
         set.add_resource(uri, Loc { doc, pointer: p });

@@ -12,7 +12,8 @@ fn parse(text: &str) -> Result<MessageEnvelope, protocols::Error> {
 }
 
 fn main() {
-    let text = r#"{"id": "msg-2", "context": "reason-789/security", "kind": "reflection", "payload": {}}"#;
+    let text =
+        r#"{"id": "msg-2", "context": "reason-789/security", "kind": "reflection", "payload": {}}"#;
     match parse(text) {
         Ok(envelope) => println!("context: {:?}", envelope.context),
         Err(e) => eprintln!("{e}"),

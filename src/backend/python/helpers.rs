@@ -154,7 +154,9 @@ fn duration_seconds(d: &str) -> Option<f64> {
 /// Follows a JSON Pointer (relative to a struct) through field types to the struct it ends at.
 fn struct_at(ir: &Ir, mut id: TypeId, pointer: &str) -> Option<TypeId> {
     for token in pointer.split('/').skip(1) {
-        let TypeKind::Struct(st) = &ir.types[id].kind else { return None };
+        let TypeKind::Struct(st) = &ir.types[id].kind else {
+            return None;
+        };
         let f = st.fields.iter().find(|f| f.wire == token)?;
         id = named(&f.ty)?;
     }
@@ -174,7 +176,11 @@ fn snake(raw: &str) -> String {
 }
 
 /// The text of `helpers.py` and the names it exports, or `None` without annotations.
-pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(String, Vec<String>)>> {
+pub fn render(
+    ir: &Ir,
+    names: &[String],
+    modules: &[String],
+) -> Result<Option<(String, Vec<String>)>> {
     let mut used_types: Vec<TypeId> = Vec::new();
     let mut exported: Vec<String> = Vec::new();
     let mut path = None;
@@ -190,12 +196,18 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
         if let (Some(a), None) = (ann(&t.annotations, "x-path-hierarchy"), &path) {
             let stem = snake(&t.raw_name);
             let stem = stem.strip_suffix("_path").unwrap_or(&stem).to_string();
-            let collection = ir.types.iter().enumerate().find_map(|(sid, st)| match &st.kind {
-                TypeKind::Struct(s) => {
-                    s.fields.iter().find(|f| named(&f.ty) == Some(id)).map(|f| (sid, f.wire.clone()))
-                }
-                _ => None,
-            });
+            let collection = ir
+                .types
+                .iter()
+                .enumerate()
+                .find_map(|(sid, st)| match &st.kind {
+                    TypeKind::Struct(s) => s
+                        .fields
+                        .iter()
+                        .find(|f| named(&f.ty) == Some(id))
+                        .map(|f| (sid, f.wire.clone())),
+                    _ => None,
+                });
             let collection = collection.map(|(sid, wire)| {
                 used_types.push(sid);
                 (names[sid].clone(), lit::string(&wire))
@@ -220,8 +232,14 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
             path = Some(PathCtx {
                 stem,
                 separator: lit::string(&s(a, "separator").unwrap_or_else(|| "/".into())),
-                max_depth: a.get("maxDepth").and_then(Value::as_u64).unwrap_or(u64::MAX),
-                max_length: a.get("maxLength").and_then(Value::as_u64).unwrap_or(u64::MAX),
+                max_depth: a
+                    .get("maxDepth")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(u64::MAX),
+                max_length: a
+                    .get("maxLength")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(u64::MAX),
                 segment: lit::regex(&translate_pattern(&seg)),
                 collection,
             });
@@ -232,10 +250,15 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
             let issues = s(a, "issues").unwrap_or_else(|| "issues".into());
             let severity = s(a, "severity").unwrap_or_else(|| "severity".into());
             let issue = match &t.kind {
-                TypeKind::Struct(st) => st.fields.iter().find(|f| f.wire == issues).and_then(|f| match &f.ty {
-                    Ty::Array(inner) => named(inner),
-                    _ => None,
-                }),
+                TypeKind::Struct(st) => {
+                    st.fields
+                        .iter()
+                        .find(|f| f.wire == issues)
+                        .and_then(|f| match &f.ty {
+                            Ty::Array(inner) => named(inner),
+                            _ => None,
+                        })
+                }
                 _ => None,
             };
             if let Some(i) = issue {
@@ -248,12 +271,19 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
                     .map(|o| o.iter().map(|(k, v)| (lit::string(k), f(v))).collect())
                     .unwrap_or_default()
             };
-            let deductions = pairs("deductions", &|v| v.as_number().map(lit::number).unwrap_or("0".into()));
+            let deductions = pairs("deductions", &|v| {
+                v.as_number().map(lit::number).unwrap_or("0".into())
+            });
             let counts = pairs("counts", &|v| lit::string(v.as_str().unwrap_or_default()));
             let blocking: Vec<String> = a
                 .get("blocking")
                 .and_then(Value::as_array)
-                .map(|b| b.iter().filter_map(Value::as_str).map(lit::string).collect())
+                .map(|b| {
+                    b.iter()
+                        .filter_map(Value::as_str)
+                        .map(lit::string)
+                        .collect()
+                })
                 .unwrap_or_default();
             exported.extend([
                 format!("compute_{short}_score"),
@@ -280,7 +310,10 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
         }
         if let Some(a) = ann(&t.annotations, "x-handoff") {
             used_types.push(id);
-            exported.extend(["is_cross_skill_handoff".to_string(), "is_session_mismatch".to_string()]);
+            exported.extend([
+                "is_cross_skill_handoff".to_string(),
+                "is_session_mismatch".to_string(),
+            ]);
             handoff = Some(HandoffCtx {
                 ty: names[id].clone(),
                 source: lit::string(&s(a, "sourceFamily").unwrap_or_default()),
@@ -302,7 +335,8 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
             used_types.push(id);
             exported.push("task_match_score".into());
             let window = s(a, "window").unwrap_or_default();
-            let pf = struct_at(ir, id, &window).and_then(|w| ann(&ir.types[w].annotations, "x-percent-full"));
+            let pf = struct_at(ir, id, &window)
+                .and_then(|w| ann(&ir.types[w].annotations, "x-percent-full"));
             let p = |k: &str| num(a, k).unwrap_or("0".into());
             task = Some(TaskCtx {
                 ty: names[id].clone(),
@@ -322,41 +356,78 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
         }
         if let Some(v) = ann(&t.annotations, "x-fallback") {
             let stem = snake(&t.raw_name);
-            let stem = stem.strip_suffix("_next_action").unwrap_or(&stem).to_string();
+            let stem = stem
+                .strip_suffix("_next_action")
+                .unwrap_or(&stem)
+                .to_string();
             exported.extend([
                 format!("is_valid_{stem}_action"),
                 format!("normalize_{stem}_action"),
                 format!("{stem}_fallback_action"),
             ]);
-            let wires: Vec<String> = ir.declared_properties(id).iter().map(|w| lit::string(w)).collect();
+            let wires: Vec<String> = ir
+                .declared_properties(id)
+                .iter()
+                .map(|w| lit::string(w))
+                .collect();
             let keys = lit::seq(&wires, "{", "}", 4, 20, 0);
-            fallbacks.push(FallbackCtx { stem, keys, node: t.node, value: lit::value(v, 4, 7, 0) });
+            fallbacks.push(FallbackCtx {
+                stem,
+                keys,
+                node: t.node,
+                value: lit::value(v, 4, 7, 0),
+            });
         }
         if let TypeKind::Struct(st) = &t.kind {
             for f in &st.fields {
-                if ann(&f.annotations, "x-semver-compatibility").and_then(Value::as_str) == Some("same-major") {
+                if ann(&f.annotations, "x-semver-compatibility").and_then(Value::as_str)
+                    == Some("same-major")
+                {
                     exported.push(format!("is_{}_compatible", snake(&f.wire)));
-                    semver = Some(SemverCtx { name: snake(&f.wire) });
+                    semver = Some(SemverCtx {
+                        name: snake(&f.wire),
+                    });
                 }
                 if let Some(b) = ann(&f.annotations, "x-bands").and_then(Value::as_array) {
                     let list: Vec<(String, String)> = b
                         .iter()
-                        .map(|x| (num(x, "min").unwrap_or("0".into()), lit::string(&s(x, "label").unwrap_or_default())))
+                        .map(|x| {
+                            (
+                                num(x, "min").unwrap_or("0".into()),
+                                lit::string(&s(x, "label").unwrap_or_default()),
+                            )
+                        })
                         .collect();
-                    let prop = flat_checks(ir, t.node, 0).into_iter().find_map(|c| match c {
-                        Check::Properties(ps) => ps.into_iter().find(|(k, _)| *k == f.wire).map(|p| p.1),
-                        _ => None,
-                    });
+                    let prop = flat_checks(ir, t.node, 0)
+                        .into_iter()
+                        .find_map(|c| match c {
+                            Check::Properties(ps) => {
+                                ps.into_iter().find(|(k, _)| *k == f.wire).map(|p| p.1)
+                            }
+                            _ => None,
+                        });
                     let checks = prop.map(|n| flat_checks(ir, n, 0)).unwrap_or_default();
-                    let low =
-                        checks.iter().find_map(|c| if let Check::Minimum(m) = c { Some(lit::float(*m)) } else { None });
-                    let high =
-                        checks.iter().find_map(|c| if let Check::Maximum(m) = c { Some(lit::float(*m)) } else { None });
+                    let low = checks.iter().find_map(|c| {
+                        if let Check::Minimum(m) = c {
+                            Some(lit::float(*m))
+                        } else {
+                            None
+                        }
+                    });
+                    let high = checks.iter().find_map(|c| {
+                        if let Check::Maximum(m) = c {
+                            Some(lit::float(*m))
+                        } else {
+                            None
+                        }
+                    });
                     let name = format!("{}_band", snake(&t.raw_name));
                     exported.push(name.clone());
                     bands = Some(BandsCtx {
                         name,
-                        low: low.unwrap_or_else(|| list.last().map(|l| l.0.clone()).unwrap_or("0".into())),
+                        low: low.unwrap_or_else(|| {
+                            list.last().map(|l| l.0.clone()).unwrap_or("0".into())
+                        }),
                         high: high.unwrap_or_else(|| "float(\"inf\")".into()),
                         bands: list,
                     });
@@ -372,7 +443,11 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
                                     if let Some(d) = s(x, "below") {
                                         Some((true, lit::bound(duration_seconds(&d)?), label))
                                     } else {
-                                        Some((false, lit::bound(duration_seconds(&s(x, "atMost")?)?), label))
+                                        Some((
+                                            false,
+                                            lit::bound(duration_seconds(&s(x, "atMost")?)?),
+                                            label,
+                                        ))
                                     }
                                 })
                                 .collect()
@@ -394,7 +469,10 @@ pub fn render(ir: &Ir, names: &[String], modules: &[String]) -> Result<Option<(S
     used_types.sort();
     used_types.dedup();
     for id in used_types {
-        by_module.entry(modules[ir.types[id].module].clone()).or_default().push(names[id].clone());
+        by_module
+            .entry(modules[ir.types[id].module].clone())
+            .or_default()
+            .push(names[id].clone());
     }
     let imports = by_module
         .into_iter()

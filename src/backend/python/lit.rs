@@ -24,9 +24,15 @@ pub fn string(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (0xd800..0xe000).contains(&(c as u32)) => out.push_str(&format!("\\u{:04x}", c as u32)),
-            '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{feff}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if (0xd800..0xe000).contains(&(c as u32)) => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{feff}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -36,7 +42,8 @@ pub fn string(s: &str) -> String {
 
 /// A regular-expression literal: a raw string when that is possible and shorter.
 pub fn regex(s: &str) -> String {
-    let raw_ok = !s.contains(['"', '\n', '\r']) && !s.ends_with('\\') && s.chars().all(|c| !c.is_control());
+    let raw_ok =
+        !s.contains(['"', '\n', '\r']) && !s.ends_with('\\') && s.chars().all(|c| !c.is_control());
     if raw_ok && s.contains('\\') {
         format!("r\"{s}\"")
     } else {
@@ -61,7 +68,11 @@ pub fn float(f: f64) -> String {
         return "float(\"nan\")".into();
     }
     if f.is_infinite() {
-        return if f > 0.0 { "float(\"inf\")".into() } else { "-float(\"inf\")".into() };
+        return if f > 0.0 {
+            "float(\"inf\")".into()
+        } else {
+            "-float(\"inf\")".into()
+        };
     }
     format!("{f:?}").to_lowercase()
 }
@@ -96,7 +107,10 @@ pub fn flat(v: &Value) -> String {
         Value::Array(a) => format!("[{}]", a.iter().map(flat).collect::<Vec<_>>().join(", ")),
         Value::Object(o) => format!(
             "{{{}}}",
-            o.iter().map(|(k, v)| format!("{}: {}", string(k), flat(v))).collect::<Vec<_>>().join(", ")
+            o.iter()
+                .map(|(k, v)| format!("{}: {}", string(k), flat(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -113,7 +127,10 @@ pub fn value(v: &Value, indent: usize, lead: usize, tail: usize) -> String {
     let pad = " ".repeat(inner);
     match v {
         Value::Array(a) if !a.is_empty() => {
-            let items: Vec<String> = a.iter().map(|x| format!("{pad}{},\n", value(x, inner, 0, 1))).collect();
+            let items: Vec<String> = a
+                .iter()
+                .map(|x| format!("{pad}{},\n", value(x, inner, 0, 1)))
+                .collect();
             format!("[\n{}{}]", items.concat(), " ".repeat(indent))
         }
         Value::Object(o) if !o.is_empty() => {
@@ -134,7 +151,14 @@ pub fn value(v: &Value, indent: usize, lead: usize, tail: usize) -> String {
 /// A sequence of already-formatted items between `open` and `close`, laid out like a
 /// collection literal by `ruff format`: on one line when it fits, otherwise one item per line
 /// with a trailing comma.
-pub fn seq(items: &[String], open: &str, close: &str, indent: usize, lead: usize, tail: usize) -> String {
+pub fn seq(
+    items: &[String],
+    open: &str,
+    close: &str,
+    indent: usize,
+    lead: usize,
+    tail: usize,
+) -> String {
     let mut one = items.join(", ");
     if items.len() == 1 && open == "(" {
         one.push(',');
@@ -154,14 +178,26 @@ fn exploded(items: &[String], open: &str, close: &str, indent: usize) -> String 
 
 /// Arguments of a call or a subscript, laid out like `ruff format`: on one line when it fits,
 /// else all on one indented line when that fits, else one per line with a trailing comma.
-pub fn args(items: &[String], open: &str, close: &str, indent: usize, lead: usize, tail: usize) -> String {
+pub fn args(
+    items: &[String],
+    open: &str,
+    close: &str,
+    indent: usize,
+    lead: usize,
+    tail: usize,
+) -> String {
     let joined = items.join(", ");
     let one = format!("{open}{joined}{close}");
     if indent + lead + one.chars().count() + tail <= WIDTH && !one.contains('\n') {
         return one;
     }
-    if items.len() == 1 || (indent + 4 + joined.chars().count() <= WIDTH && !joined.contains('\n')) {
-        return format!("{open}\n{}{joined}\n{}{close}", " ".repeat(indent + 4), " ".repeat(indent));
+    if items.len() == 1 || (indent + 4 + joined.chars().count() <= WIDTH && !joined.contains('\n'))
+    {
+        return format!(
+            "{open}\n{}{joined}\n{}{close}",
+            " ".repeat(indent + 4),
+            " ".repeat(indent)
+        );
     }
     exploded(items, open, close, indent)
 }
@@ -177,7 +213,8 @@ pub fn import(module: &str, names: &[String]) -> String {
 }
 
 /// The ECMA-262 whitespace set (`\s`), as the body of a character class.
-const ECMA_SPACE: &str = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+const ECMA_SPACE: &str =
+    "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
 /// ECMA-262 line terminators, which `.` does not match.
 const ECMA_LINE: &str = "\\n\\r\\u2028\\u2029";
 
@@ -206,22 +243,30 @@ pub fn translate_pattern(src: &str) -> String {
                     ('s', false) => out.push_str(&format!("[{ECMA_SPACE}]")),
                     ('s', true) => out.push_str(ECMA_SPACE),
                     ('S', false) => out.push_str(&format!("[^{ECMA_SPACE}]")),
-                    ('b', false) => {
-                        out.push_str(r"(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))")
-                    }
-                    ('B', false) => {
-                        out.push_str(r"(?:(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_]))")
-                    }
+                    ('b', false) => out.push_str(
+                        r"(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))",
+                    ),
+                    ('B', false) => out.push_str(
+                        r"(?:(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_]))",
+                    ),
                     ('b', true) => out.push_str("\\x08"),
                     ('u', _) if chars.get(i) == Some(&'{') => {
-                        let end = chars[i..].iter().position(|&c| c == '}').map(|p| p + i).unwrap_or(chars.len());
+                        let end = chars[i..]
+                            .iter()
+                            .position(|&c| c == '}')
+                            .map(|p| p + i)
+                            .unwrap_or(chars.len());
                         let hex: String = chars[i + 1..end].iter().collect();
                         let cp = u32::from_str_radix(&hex, 16).unwrap_or(0xfffd);
                         out.push_str(&format!("\\U{cp:08x}"));
                         i = end + 1;
                     }
                     ('k', false) if chars.get(i) == Some(&'<') => {
-                        let end = chars[i..].iter().position(|&c| c == '>').map(|p| p + i).unwrap_or(chars.len());
+                        let end = chars[i..]
+                            .iter()
+                            .position(|&c| c == '>')
+                            .map(|p| p + i)
+                            .unwrap_or(chars.len());
                         let name: String = chars[i + 1..end].iter().collect();
                         out.push_str(&format!("(?P={name})"));
                         i = end + 1;
@@ -307,7 +352,10 @@ mod tests {
         assert_eq!(float(1.0), "1.0");
         assert_eq!(bound(0.0), "0");
         assert_eq!(bound(0.5), "0.5");
-        assert_eq!(int_bound(9.223372036854776e18).as_deref(), Some("9223372036854775808"));
+        assert_eq!(
+            int_bound(9.223372036854776e18).as_deref(),
+            Some("9223372036854775808")
+        );
         assert_eq!(int_bound(-0.0).as_deref(), Some("0"));
         assert_eq!(int_bound(f64::INFINITY), None);
     }

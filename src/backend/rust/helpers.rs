@@ -156,7 +156,10 @@ impl Ctx<'_> {
         match &self.ir.types[id].kind {
             TypeKind::Struct(s) => {
                 let wires: Vec<&str> = s.fields.iter().map(|f| f.wire.as_str()).collect();
-                names::field_names(Lang::Rust, &wires).into_iter().zip(&s.fields).collect()
+                names::field_names(Lang::Rust, &wires)
+                    .into_iter()
+                    .zip(&s.fields)
+                    .collect()
             }
             _ => Vec::new(),
         }
@@ -230,13 +233,28 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
     };
     for (id, def) in ir.types.iter().enumerate() {
         if let (Some(h), None) = (ann(&def.annotations, "x-path-hierarchy"), &t.path) {
-            let separator = h.get("separator").and_then(Value::as_str).unwrap_or("/").to_string();
-            let segment_pattern = h.get("segmentPattern").and_then(Value::as_str).unwrap_or("^[A-Za-z0-9_-]+$").to_string();
+            let separator = h
+                .get("separator")
+                .and_then(Value::as_str)
+                .unwrap_or("/")
+                .to_string();
+            let segment_pattern = h
+                .get("segmentPattern")
+                .and_then(Value::as_str)
+                .unwrap_or("^[A-Za-z0-9_-]+$")
+                .to_string();
             let mut collections = Vec::new();
             for (oid, other) in ir.types.iter().enumerate() {
                 if let TypeKind::Struct(_) = other.kind {
-                    if let Some((name, _)) = ctx.fields(oid).into_iter().find(|(_, f)| unwrap_named(&f.ty) == Some(id) && !f.required) {
-                        collections.push(CollectionCtx { type_name: names[oid].clone(), field: name });
+                    if let Some((name, _)) = ctx
+                        .fields(oid)
+                        .into_iter()
+                        .find(|(_, f)| unwrap_named(&f.ty) == Some(id) && !f.required)
+                    {
+                        collections.push(CollectionCtx {
+                            type_name: names[oid].clone(),
+                            field: name,
+                        });
                     }
                 }
             }
@@ -245,8 +263,14 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
                 type_name: names[id].clone(),
                 separator_literal: literal(&separator),
                 separator,
-                max_depth: h.get("maxDepth").and_then(Value::as_u64).unwrap_or(u64::MAX),
-                max_length: h.get("maxLength").and_then(Value::as_u64).unwrap_or(u64::MAX),
+                max_depth: h
+                    .get("maxDepth")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(u64::MAX),
+                max_length: h
+                    .get("maxLength")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(u64::MAX),
                 segment_literal: raw_literal(&segment_pattern),
                 segment_pattern,
                 collections,
@@ -256,7 +280,10 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
             t.quality = quality(&ctx, id, q);
         }
         if let Some(fb) = ann(&def.annotations, "x-fallback") {
-            let stem = names[id].trim_end_matches("NextAction").trim_end_matches("Action").to_snake_case();
+            let stem = names[id]
+                .trim_end_matches("NextAction")
+                .trim_end_matches("Action")
+                .to_snake_case();
             let constant = format!("{}_FALLBACK", stem.to_uppercase());
             let lit = raw_literal(&fb.to_string());
             let wrap = constant.len() + lit.len() + 16 > 100 && lit.len() + 5 <= 100;
@@ -272,15 +299,35 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
             });
         }
         if let Some(h) = ann(&def.annotations, "x-handoff") {
-            let get = |k: &str| h.get(k).and_then(Value::as_str).and_then(|p| ctx.access(id, p)).map(|a| a.0);
-            if let (Some(source), Some(target), Some(session)) = (get("sourceFamily"), get("targetFamily"), get("session")) {
-                t.handoff = Some(HandoffCtx { type_name: names[id].clone(), source, target, session });
+            let get = |k: &str| {
+                h.get(k)
+                    .and_then(Value::as_str)
+                    .and_then(|p| ctx.access(id, p))
+                    .map(|a| a.0)
+            };
+            if let (Some(source), Some(target), Some(session)) =
+                (get("sourceFamily"), get("targetFamily"), get("session"))
+            {
+                t.handoff = Some(HandoffCtx {
+                    type_name: names[id].clone(),
+                    source,
+                    target,
+                    session,
+                });
             }
         }
         if let Some(p) = ann(&def.annotations, "x-percent-full") {
-            let get = |k: &str| p.get(k).and_then(Value::as_str).and_then(|w| ctx.field(id, w));
+            let get = |k: &str| {
+                p.get(k)
+                    .and_then(Value::as_str)
+                    .and_then(|w| ctx.field(id, w))
+            };
             if let (Some(used), Some(available)) = (get("used"), get("available")) {
-                t.percent_full = Some(PercentCtx { type_name: names[id].clone(), used, available });
+                t.percent_full = Some(PercentCtx {
+                    type_name: names[id].clone(),
+                    used,
+                    available,
+                });
             }
         }
         if let Some(m) = ann(&def.annotations, "x-task-match") {
@@ -288,12 +335,17 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
         }
         for (fname, f) in ctx.fields(id) {
             let _ = fname;
-            if ann(&f.annotations, "x-semver-compatibility").and_then(Value::as_str) == Some("same-major") {
+            if ann(&f.annotations, "x-semver-compatibility").and_then(Value::as_str)
+                == Some("same-major")
+            {
                 t.semver = true;
             }
             if let Some(Value::Array(bands)) = ann(&f.annotations, "x-bands") {
                 let owner = names[id].clone();
-                let raws: Vec<String> = bands.iter().filter_map(|b| b.get("label")?.as_str().map(String::from)).collect();
+                let raws: Vec<String> = bands
+                    .iter()
+                    .filter_map(|b| b.get("label")?.as_str().map(String::from))
+                    .collect();
                 let variants = names::variant_names(&raws);
                 t.bands.push(BandsCtx {
                     field_wire: f.wire.clone(),
@@ -303,8 +355,20 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
                         .iter()
                         .zip(variants)
                         .map(|(b, variant)| {
-                            let label = b.get("label").and_then(Value::as_str).unwrap_or_default().to_string();
-                            BandCtx { min: format!("{:?}", b.get("min").and_then(Value::as_f64).unwrap_or(0.0)), literal: literal(&label), label, variant }
+                            let label = b
+                                .get("label")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default()
+                                .to_string();
+                            BandCtx {
+                                min: format!(
+                                    "{:?}",
+                                    b.get("min").and_then(Value::as_f64).unwrap_or(0.0)
+                                ),
+                                literal: literal(&label),
+                                label,
+                                variant,
+                            }
                         })
                         .collect(),
                 });
@@ -354,7 +418,13 @@ fn quality(ctx: &Ctx<'_>, id: TypeId, q: &Value) -> Option<QualityCtx> {
             })
         })
         .collect::<Option<Vec<_>>>()?;
-    let blocking: Vec<String> = q.get("blocking")?.as_array()?.iter().filter_map(Value::as_str).map(|b| names::field_name(Lang::Rust, b)).collect();
+    let blocking: Vec<String> = q
+        .get("blocking")?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .map(|b| names::field_name(Lang::Rust, b))
+        .collect();
     let score_wire = s("score")?.to_string();
     let passed_wire = s("passed")?.to_string();
     Some(QualityCtx {
@@ -363,7 +433,10 @@ fn quality(ctx: &Ctx<'_>, id: TypeId, q: &Value) -> Option<QualityCtx> {
         issues_field,
         severity_field,
         severities,
-        floor: format!("{:?}", q.get("floor").and_then(Value::as_f64).unwrap_or(0.0)),
+        floor: format!(
+            "{:?}",
+            q.get("floor").and_then(Value::as_f64).unwrap_or(0.0)
+        ),
         blocking_text: blocking.join(" or "),
         blocking,
         score_field: ctx.field(id, &score_wire)?,
@@ -388,17 +461,34 @@ fn freshness(ctx: &Ctx<'_>, fr: &Value) -> Option<FreshCtx> {
         };
         let nanos = duration_nanos(&text)?.to_string();
         labels.push(label.clone());
-        bands.push(FreshBand { label, variant: String::new(), inclusive, nanos, text });
+        bands.push(FreshBand {
+            label,
+            variant: String::new(),
+            inclusive,
+            nanos,
+            text,
+        });
     }
     labels.push(otherwise_label.clone());
     // Reuse an enum of the schema with exactly these values, if there is one.
-    let existing = ctx.ir.types.iter().position(|t| matches!(&t.kind, TypeKind::Enum(v) if *v == labels))?;
-    let TypeKind::Enum(values) = &ctx.ir.types[existing].kind else { return None };
+    let existing = ctx
+        .ir
+        .types
+        .iter()
+        .position(|t| matches!(&t.kind, TypeKind::Enum(v) if *v == labels))?;
+    let TypeKind::Enum(values) = &ctx.ir.types[existing].kind else {
+        return None;
+    };
     let variants = names::variant_names(values);
     for (b, v) in bands.iter_mut().zip(&variants) {
         b.variant = v.clone();
     }
-    Some(FreshCtx { enum_name: ctx.names[existing].clone(), bands, otherwise_label, otherwise_variant: variants.last()?.clone() })
+    Some(FreshCtx {
+        enum_name: ctx.names[existing].clone(),
+        bands,
+        otherwise_label,
+        otherwise_variant: variants.last()?.clone(),
+    })
 }
 
 fn task_match(ctx: &Ctx<'_>, id: TypeId, m: &Value) -> Option<TaskCtx> {

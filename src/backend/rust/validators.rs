@@ -46,7 +46,11 @@ fn make_static(id: String, literal: String, kind: &str, func: &str) -> Static {
     } else {
         2
     };
-    Static { id, literal, layout }
+    Static {
+        id,
+        literal,
+        layout,
+    }
 }
 
 #[derive(Template)]
@@ -79,11 +83,18 @@ fn call(func: &str, args: Vec<Arg>) -> Call {
     let args = args
         .into_iter()
         .map(|a| match a {
-            Arg::List(items) if 8 + 3 + items.join(", ").len() + 2 <= WIDTH => Arg::Plain(format!("&[{}]", items.join(", "))),
+            Arg::List(items) if 8 + 3 + items.join(", ").len() + 2 <= WIDTH => {
+                Arg::Plain(format!("&[{}]", items.join(", ")))
+            }
             other => other,
         })
         .collect();
-    Call { func: func.to_string(), layout, head, args }
+    Call {
+        func: func.to_string(),
+        layout,
+        head,
+        args,
+    }
 }
 
 fn p(s: impl Into<String>) -> Arg {
@@ -127,19 +138,43 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
             let n = |i: &usize| format!("n{i}");
             let c = match check {
                 Check::False => call("rt::false_schema", tail(vec![v()])),
-                Check::Type(ts) => call("rt::types", tail(vec![v(), Arg::List(ts.iter().map(|t| json_type(*t).to_string()).collect())])),
+                Check::Type(ts) => call(
+                    "rt::types",
+                    tail(vec![
+                        v(),
+                        Arg::List(ts.iter().map(|t| json_type(*t).to_string()).collect()),
+                    ]),
+                ),
                 Check::Const(value) => {
                     let cid = format!("{id}_{k}");
-                    constants.push(make_static(cid.clone(), raw_literal(&value.to_string()), "C", "json"));
+                    constants.push(make_static(
+                        cid.clone(),
+                        raw_literal(&value.to_string()),
+                        "C",
+                        "json",
+                    ));
                     call("rt::constant", tail(vec![v(), p(format!("&C{cid}"))]))
                 }
                 Check::Enum(values) if values.iter().all(|x| x.is_string()) => call(
                     "rt::enum_str",
-                    tail(vec![v(), Arg::List(values.iter().map(|x| literal(x.as_str().unwrap_or_default())).collect())]),
+                    tail(vec![
+                        v(),
+                        Arg::List(
+                            values
+                                .iter()
+                                .map(|x| literal(x.as_str().unwrap_or_default()))
+                                .collect(),
+                        ),
+                    ]),
                 ),
                 Check::Enum(values) => {
                     let cid = format!("{id}_{k}");
-                    constants.push(make_static(cid.clone(), raw_literal(&serde_json::Value::Array(values.clone()).to_string()), "C", "json"));
+                    constants.push(make_static(
+                        cid.clone(),
+                        raw_literal(&serde_json::Value::Array(values.clone()).to_string()),
+                        "C",
+                        "json",
+                    ));
                     call("rt::enumeration", tail(vec![v(), p(format!("&C{cid}"))]))
                 }
                 Check::MinLength(x) => call("rt::min_length", tail(vec![v(), p(x.to_string())])),
@@ -149,28 +184,64 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
                 Check::MaxWords(x) => call("rt::max_words", tail(vec![v(), p(x.to_string())])),
                 Check::Minimum(x) => call("rt::minimum", tail(vec![v(), p(f64_literal(*x))])),
                 Check::Maximum(x) => call("rt::maximum", tail(vec![v(), p(f64_literal(*x))])),
-                Check::ExclusiveMinimum(x) => call("rt::exclusive_minimum", tail(vec![v(), p(f64_literal(*x))])),
-                Check::ExclusiveMaximum(x) => call("rt::exclusive_maximum", tail(vec![v(), p(f64_literal(*x))])),
-                Check::MultipleOf(x) => call("rt::multiple_of", tail(vec![v(), p(f64_literal(*x))])),
+                Check::ExclusiveMinimum(x) => {
+                    call("rt::exclusive_minimum", tail(vec![v(), p(f64_literal(*x))]))
+                }
+                Check::ExclusiveMaximum(x) => {
+                    call("rt::exclusive_maximum", tail(vec![v(), p(f64_literal(*x))]))
+                }
+                Check::MultipleOf(x) => {
+                    call("rt::multiple_of", tail(vec![v(), p(f64_literal(*x))]))
+                }
                 Check::MinItems(x) => call("rt::min_items", tail(vec![v(), p(x.to_string())])),
                 Check::MaxItems(x) => call("rt::max_items", tail(vec![v(), p(x.to_string())])),
                 Check::UniqueItems => call("rt::unique_items", tail(vec![v()])),
-                Check::PrefixItems(ns) => call("rt::prefix_items", tail(vec![v(), Arg::List(ns.iter().map(n).collect())])),
-                Check::Items { from, node } => call("rt::items", tail(vec![v(), p(from.to_string()), p(n(node))])),
-                Check::NoItems { from, keyword } => call("rt::no_items", tail(vec![v(), p(from.to_string()), p(literal(keyword))])),
+                Check::PrefixItems(ns) => call(
+                    "rt::prefix_items",
+                    tail(vec![v(), Arg::List(ns.iter().map(n).collect())]),
+                ),
+                Check::Items { from, node } => call(
+                    "rt::items",
+                    tail(vec![v(), p(from.to_string()), p(n(node))]),
+                ),
+                Check::NoItems { from, keyword } => call(
+                    "rt::no_items",
+                    tail(vec![v(), p(from.to_string()), p(literal(keyword))]),
+                ),
                 Check::Contains { node, min, max } => {
                     let max = max.map_or("None".to_string(), |m| format!("Some({m})"));
-                    call("rt::contains", tail(vec![v(), p(n(node)), p(min.to_string()), p(max)]))
+                    call(
+                        "rt::contains",
+                        tail(vec![v(), p(n(node)), p(min.to_string()), p(max)]),
+                    )
                 }
                 Check::Properties(ps) => call(
                     "rt::properties",
-                    tail(vec![v(), Arg::List(ps.iter().map(|(name, id)| format!("({}, n{id})", literal(name))).collect())]),
+                    tail(vec![
+                        v(),
+                        Arg::List(
+                            ps.iter()
+                                .map(|(name, id)| format!("({}, n{id})", literal(name)))
+                                .collect(),
+                        ),
+                    ]),
                 ),
                 Check::PatternProperties(ps) => call(
                     "rt::pattern_properties",
-                    tail(vec![v(), Arg::List(ps.iter().map(|(pid, id)| format!("(&P{pid}, n{id})")).collect())]),
+                    tail(vec![
+                        v(),
+                        Arg::List(
+                            ps.iter()
+                                .map(|(pid, id)| format!("(&P{pid}, n{id})"))
+                                .collect(),
+                        ),
+                    ]),
                 ),
-                Check::AdditionalProperties { known, patterns, node } => call(
+                Check::AdditionalProperties {
+                    known,
+                    patterns,
+                    node,
+                } => call(
                     "rt::additional_properties",
                     tail(vec![
                         v(),
@@ -187,10 +258,22 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
                         Arg::List(patterns.iter().map(|pid| format!("&P{pid}")).collect()),
                     ]),
                 ),
-                Check::Required(names) => call("rt::required", tail(vec![v(), Arg::List(names.iter().map(|k| literal(k)).collect())])),
-                Check::MinProperties(x) => call("rt::min_properties", tail(vec![v(), p(x.to_string())])),
-                Check::MaxProperties(x) => call("rt::max_properties", tail(vec![v(), p(x.to_string())])),
-                Check::PropertyNames(node) => call("rt::property_names", tail(vec![v(), p(n(node))])),
+                Check::Required(names) => call(
+                    "rt::required",
+                    tail(vec![
+                        v(),
+                        Arg::List(names.iter().map(|k| literal(k)).collect()),
+                    ]),
+                ),
+                Check::MinProperties(x) => {
+                    call("rt::min_properties", tail(vec![v(), p(x.to_string())]))
+                }
+                Check::MaxProperties(x) => {
+                    call("rt::max_properties", tail(vec![v(), p(x.to_string())]))
+                }
+                Check::PropertyNames(node) => {
+                    call("rt::property_names", tail(vec![v(), p(n(node))]))
+                }
                 Check::DependentRequired(deps) => call(
                     "rt::dependent_required",
                     tail(vec![
@@ -198,7 +281,14 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
                         Arg::List(
                             deps.iter()
                                 .map(|(k, req)| {
-                                    format!("({}, &[{}])", literal(k), req.iter().map(|x| literal(x)).collect::<Vec<_>>().join(", "))
+                                    format!(
+                                        "({}, &[{}])",
+                                        literal(k),
+                                        req.iter()
+                                            .map(|x| literal(x))
+                                            .collect::<Vec<_>>()
+                                            .join(", ")
+                                    )
                                 })
                                 .collect(),
                         ),
@@ -206,20 +296,45 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
                 ),
                 Check::DependentSchemas(deps) => call(
                     "rt::dependent_schemas",
-                    tail(vec![v(), Arg::List(deps.iter().map(|(k, id)| format!("({}, n{id})", literal(k))).collect())]),
+                    tail(vec![
+                        v(),
+                        Arg::List(
+                            deps.iter()
+                                .map(|(k, id)| format!("({}, n{id})", literal(k)))
+                                .collect(),
+                        ),
+                    ]),
                 ),
                 Check::Ref(node) => call(&n(node), tail(vec![v()])),
-                Check::AnyOf(ns) => call("rt::any_of", tail(vec![v(), Arg::List(ns.iter().map(n).collect())])),
-                Check::OneOf(ns) => call("rt::one_of", tail(vec![v(), Arg::List(ns.iter().map(n).collect())])),
+                Check::AnyOf(ns) => call(
+                    "rt::any_of",
+                    tail(vec![v(), Arg::List(ns.iter().map(n).collect())]),
+                ),
+                Check::OneOf(ns) => call(
+                    "rt::one_of",
+                    tail(vec![v(), Arg::List(ns.iter().map(n).collect())]),
+                ),
                 Check::Not(node) => call("rt::not", tail(vec![v(), p(n(node))])),
-                Check::IfThenElse { cond, then, otherwise } => {
-                    let opt = |o: &Option<usize>| o.map_or("None".to_string(), |x| format!("Some(n{x})"));
-                    call("rt::if_then_else", tail(vec![v(), p(n(cond)), p(opt(then)), p(opt(otherwise))]))
+                Check::IfThenElse {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    let opt =
+                        |o: &Option<usize>| o.map_or("None".to_string(), |x| format!("Some(n{x})"));
+                    call(
+                        "rt::if_then_else",
+                        tail(vec![v(), p(n(cond)), p(opt(then)), p(opt(otherwise))]),
+                    )
                 }
             };
             calls.push(c);
         }
-        nodes.push(NodeCtx { id, origin: node.origin.to_string(), calls });
+        nodes.push(NodeCtx {
+            id,
+            origin: node.origin.to_string(),
+            calls,
+        });
     }
     let patterns = ir
         .program
@@ -228,5 +343,13 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
         .enumerate()
         .map(|(i, pat)| make_static(i.to_string(), raw_literal(&pat.source), "P", "regex"))
         .collect();
-    run("rust/validators.rs.j2", &ValidatorsTemplate { header: GENERATED, patterns, constants, nodes })
+    run(
+        "rust/validators.rs.j2",
+        &ValidatorsTemplate {
+            header: GENERATED,
+            patterns,
+            constants,
+            nodes,
+        },
+    )
 }

@@ -180,7 +180,9 @@ fn duration_seconds(d: &str) -> Option<u64> {
 impl Ctx<'_> {
     fn lower_first(name: &str) -> String {
         let mut c = name.chars();
-        c.next().map(|f| f.to_lowercase().chain(c).collect()).unwrap_or_default()
+        c.next()
+            .map(|f| f.to_lowercase().chain(c).collect())
+            .unwrap_or_default()
     }
 
     /// Numeric bounds of a type's node (following `$ref`s).
@@ -239,19 +241,31 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
         }
     }
     for (id, t) in ir.types.iter().enumerate() {
-        let TypeKind::Struct(st) = &t.kind else { continue };
+        let TypeKind::Struct(st) = &t.kind else {
+            continue;
+        };
         if let Some(p) = path_type {
             if v.collections.is_none() {
-                if let Some(f) = st.fields.iter().find(|f| matches!(&f.ty, Ty::Named(n) if *n == p)) {
+                if let Some(f) = st
+                    .fields
+                    .iter()
+                    .find(|f| matches!(&f.ty, Ty::Named(n) if *n == p))
+                {
                     used_types.insert(id, ());
-                    v.collections = Some(Collections { type_name: ctx.names[id].clone(), field: str_lit(&f.wire) });
+                    v.collections = Some(Collections {
+                        type_name: ctx.names[id].clone(),
+                        field: str_lit(&f.wire),
+                    });
                 }
             }
         }
         for f in &st.fields {
             if let Some(a) = ann(&f.annotations, "x-semver-compatibility") {
                 if a.as_str() == Some("same-major") && v.semver.is_none() {
-                    v.semver = Some(Semver { owner: ctx.names[id].clone(), field: f.wire.clone() });
+                    v.semver = Some(Semver {
+                        owner: ctx.names[id].clone(),
+                        field: f.wire.clone(),
+                    });
                 }
             }
             if let Some(a) = ann(&f.annotations, "x-bands").and_then(Value::as_array) {
@@ -293,21 +307,30 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
                     let otherwise = str_lit(&s(a, "otherwise").unwrap_or_default());
                     let mut labels: Vec<String> = bands.iter().map(|b| b.2.clone()).collect();
                     labels.push(otherwise.clone());
-                    v.freshness =
-                        Some(Freshness { owner: ctx.names[id].clone(), field: f.wire.clone(), bands, otherwise, labels });
+                    v.freshness = Some(Freshness {
+                        owner: ctx.names[id].clone(),
+                        field: f.wire.clone(),
+                        bands,
+                        otherwise,
+                        labels,
+                    });
                 }
             }
         }
         if let Some(a) = ann(&t.annotations, "x-quality-score") {
             if v.quality.is_none() {
                 let issues_field = s(a, "issues").unwrap_or_default();
-                let issue = st.fields.iter().find(|f| f.wire == issues_field).and_then(|f| match &f.ty {
-                    Ty::Array(t) => match &**t {
-                        Ty::Named(n) => Some(*n),
-                        _ => None,
-                    },
-                    _ => None,
-                });
+                let issue =
+                    st.fields
+                        .iter()
+                        .find(|f| f.wire == issues_field)
+                        .and_then(|f| match &f.ty {
+                            Ty::Array(t) => match &**t {
+                                Ty::Named(n) => Some(*n),
+                                _ => None,
+                            },
+                            _ => None,
+                        });
                 if let Some(issue) = issue {
                     used_types.insert(id, ());
                     used_types.insert(issue, ());
@@ -316,7 +339,13 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
                         .and_then(Value::as_object)
                         .into_iter()
                         .flatten()
-                        .map(|(k, d)| (str_lit(k), super::prop_key(k), num_lit(d.as_f64().unwrap_or(0.0))))
+                        .map(|(k, d)| {
+                            (
+                                str_lit(k),
+                                super::prop_key(k),
+                                num_lit(d.as_f64().unwrap_or(0.0)),
+                            )
+                        })
                         .collect();
                     let counts = a
                         .get("counts")
@@ -329,7 +358,9 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
                         report: ctx.names[id].clone(),
                         issue: ctx.names[issue].clone(),
                         issues_field: str_lit(&issues_field),
-                        severity_field: str_lit(&s(a, "severity").unwrap_or_else(|| "severity".into())),
+                        severity_field: str_lit(
+                            &s(a, "severity").unwrap_or_else(|| "severity".into()),
+                        ),
                         deductions,
                         floor: n(a, "floor").unwrap_or_else(|| "-Infinity".into()),
                         blocking: a
@@ -371,10 +402,14 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
             // The window's used/available properties come from its type's `x-percent-full`.
             let window = s(a, "window").unwrap_or_default();
             let first = window.split('/').nth(1).unwrap_or_default().to_string();
-            let window_pf = st.fields.iter().find(|f| f.wire == first).and_then(|f| match &f.ty {
-                Ty::Named(n) => ann(&ir.types[*n].annotations, "x-percent-full"),
-                _ => None,
-            });
+            let window_pf = st
+                .fields
+                .iter()
+                .find(|f| f.wire == first)
+                .and_then(|f| match &f.ty {
+                    Ty::Named(n) => ann(&ir.types[*n].annotations, "x-percent-full"),
+                    _ => None,
+                });
             if let (Some(pf), None) = (window_pf, &v.task) {
                 used_types.insert(id, ());
                 v.task = Some(TaskMatch {
@@ -404,13 +439,26 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
             let short = base.strip_suffix("Action").unwrap_or(&base).to_string();
             used_types.insert(id, ());
             used_fns.entry(id).or_default().push(format!("is{name}"));
-            let keys: Vec<String> = ir.declared_properties(id).iter().map(|w| str_lit(w)).collect();
+            let keys: Vec<String> = ir
+                .declared_properties(id)
+                .iter()
+                .map(|w| str_lit(w))
+                .collect();
             let keys_const = format!("{}_KEYS", heck_shout(&short));
-            let keys_inline = fits(0, &format!("const {keys_const} = new Set([{}]);", keys.join(", ")));
+            let keys_inline = fits(
+                0,
+                &format!("const {keys_const} = new Set([{}]);", keys.join(", ")),
+            );
             let valid_fn = format!("isValid{base}");
             let normalize_fn = format!("normalize{base}");
-            let valid_break = !fits(0, &format!("export function {valid_fn}(action: unknown): action is {name} {{"));
-            let normalize_break = !fits(0, &format!("export function {normalize_fn}(action: unknown): {name} {{"));
+            let valid_break = !fits(
+                0,
+                &format!("export function {valid_fn}(action: unknown): action is {name} {{"),
+            );
+            let normalize_break = !fits(
+                0,
+                &format!("export function {normalize_fn}(action: unknown): {name} {{"),
+            );
             v.fallbacks.push(Fallback {
                 valid_break,
                 normalize_break,
@@ -423,7 +471,11 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
                 entries: (!fits(2, &format!("return {};", ts_literal(a))))
                     .then(|| a.as_object())
                     .flatten()
-                    .map(|o| o.iter().map(|(k, v)| format!("{}: {}", super::prop_key(k), ts_literal(v))).collect()),
+                    .map(|o| {
+                        o.iter()
+                            .map(|(k, v)| format!("{}: {}", super::prop_key(k), ts_literal(v)))
+                            .collect()
+                    }),
                 keys,
                 keys_inline,
                 keys_const,
@@ -448,18 +500,33 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
     if let Some(b) = &v.bands {
         v.band_type = format!("{}Band", b.owner);
         v.band_fn = Ctx::lower_first(&v.band_type);
-        v.bands_inline = fits(0, &format!("export type {} = {};", v.band_type, b.labels.join(" | ")));
+        v.bands_inline = fits(
+            0,
+            &format!("export type {} = {};", v.band_type, b.labels.join(" | ")),
+        );
     }
     v.exports = exported_names(&v);
     if v.path.is_some() {
-        v.imports.push(Import::new(false, vec!["codePoints".into()], "./runtime.js"));
+        v.imports.push(Import::new(
+            false,
+            vec!["codePoints".into()],
+            "./runtime.js",
+        ));
     }
     let mut by_module: BTreeMap<usize, (Vec<String>, Vec<String>)> = BTreeMap::new();
     for id in used_types.keys() {
-        by_module.entry(ir.types[*id].module).or_default().1.push(ctx.names[*id].clone());
+        by_module
+            .entry(ir.types[*id].module)
+            .or_default()
+            .1
+            .push(ctx.names[*id].clone());
     }
     for (id, fns) in used_fns {
-        by_module.entry(ir.types[id].module).or_default().0.extend(fns);
+        by_module
+            .entry(ir.types[id].module)
+            .or_default()
+            .0
+            .extend(fns);
     }
     for (m, (fns, types)) in by_module {
         let from = format!("./{}.js", ctx.files[m]);
@@ -490,13 +557,31 @@ fn exported_names(v: &HelpersView) -> Vec<String> {
     let mut out: Vec<String> = vec!["HelperError".into()];
     let mut add = |names: &[&str]| out.extend(names.iter().map(|s| s.to_string()));
     if v.path.is_some() {
-        add(&["parseContextPath", "getRootContext", "getParentContext", "isNestedContext", "getContextDepth", "isAncestor"]);
+        add(&[
+            "parseContextPath",
+            "getRootContext",
+            "getParentContext",
+            "isNestedContext",
+            "getContextDepth",
+            "isAncestor",
+        ]);
     }
     if v.collections.is_some() {
-        add(&["getContextTree", "getDirectChildren", "mainContextOnly", "getRootContexts"]);
+        add(&[
+            "getContextTree",
+            "getDirectChildren",
+            "mainContextOnly",
+            "getRootContexts",
+        ]);
     }
     if v.quality.is_some() {
-        add(&["SeverityCounts", "computeQualityScore", "countIssuesBySeverity", "passesQualityGate", "checkQualityReport"]);
+        add(&[
+            "SeverityCounts",
+            "computeQualityScore",
+            "countIssuesBySeverity",
+            "passesQualityGate",
+            "checkQualityReport",
+        ]);
     }
     if v.handoff.is_some() {
         add(&["isCrossSkillHandoff", "isSessionMismatch"]);
@@ -518,7 +603,11 @@ fn exported_names(v: &HelpersView) -> Vec<String> {
         out.push(v.band_fn.clone());
     }
     for f in &v.fallbacks {
-        out.extend([f.valid_fn.clone(), f.fallback_fn.clone(), f.normalize_fn.clone()]);
+        out.extend([
+            f.valid_fn.clone(),
+            f.fallback_fn.clone(),
+            f.normalize_fn.clone(),
+        ]);
     }
     out
 }

@@ -138,7 +138,14 @@ fn lay_into(e: &TExpr, slot: Slot, head: &str, indent: usize, tail: &str, out: &
     // from there (a union then leaves the line after `=` empty).
     if slot == Slot::Alias && e.breakable() && !fits(0, &format!("{head}{}", e.opening())) {
         out.push(head.trim_end().to_string());
-        lay_into(e, Slot::Property, &spaces(indent + 2), indent + 2, tail, out);
+        lay_into(
+            e,
+            Slot::Property,
+            &spaces(indent + 2),
+            indent + 2,
+            tail,
+            out,
+        );
         return;
     }
     if !e.breakable() {
@@ -170,7 +177,14 @@ fn lay_into(e: &TExpr, slot: Slot, head: &str, indent: usize, tail: &str, out: &
         },
         TExpr::Map(v) => {
             out.push(format!("{head}{{"));
-            lay_into(v, Slot::Index, &format!("{}[key: string]: ", spaces(indent + 2)), indent + 2, ";", out);
+            lay_into(
+                v,
+                Slot::Index,
+                &format!("{}[key: string]: ", spaces(indent + 2)),
+                indent + 2,
+                ";",
+                out,
+            );
             out.push(format!("{}}}{tail}", spaces(indent)));
         }
         TExpr::Array(t) => match &**t {
@@ -189,7 +203,14 @@ fn lay_into(e: &TExpr, slot: Slot, head: &str, indent: usize, tail: &str, out: &
 fn members(ms: &[TExpr], at: usize, tail: &str, out: &mut Vec<String>) {
     for (i, m) in ms.iter().enumerate() {
         let t = if i + 1 == ms.len() { tail } else { "" };
-        lay_into(m, Slot::Member, &format!("{}| ", spaces(at)), at + 2, t, out);
+        lay_into(
+            m,
+            Slot::Member,
+            &format!("{}| ", spaces(at)),
+            at + 2,
+            t,
+            out,
+        );
     }
 }
 
@@ -206,7 +227,10 @@ mod tests {
     #[test]
     fn short_types_stay_on_one_line() {
         let e = TExpr::union([a("A"), a("null")]);
-        assert_eq!(lay(&e, Slot::Property, "  x?: ", 2, ";"), ["  x?: A | null;"]);
+        assert_eq!(
+            lay(&e, Slot::Property, "  x?: ", 2, ";"),
+            ["  x?: A | null;"]
+        );
         assert_eq!(TExpr::Array(Box::new(e)).flat(), "(A | null)[]");
     }
 
@@ -216,7 +240,13 @@ mod tests {
         let e = TExpr::union([a("JsonValue"), TExpr::Map(Box::new(a(name)))]);
         assert_eq!(
             lay(&e, Slot::Index, "  [key: string]: ", 2, ";"),
-            ["  [key: string]:", "    | JsonValue", "    | {", &format!("        [key: string]: {name};"), "      };"]
+            [
+                "  [key: string]:",
+                "    | JsonValue",
+                "    | {",
+                &format!("        [key: string]: {name};"),
+                "      };"
+            ]
         );
     }
 
@@ -227,24 +257,41 @@ mod tests {
             lay(&e, Slot::Index, "  [key: string]: ", 2, ";"),
             ["  [", "    key: string", &format!("  ]: {LONG}XX | null;")]
         );
-        assert_eq!(lay(&e, Slot::Alias, "export type A = ", 0, ";"), ["export type A =", &format!("  {LONG}XX | null;")]);
+        assert_eq!(
+            lay(&e, Slot::Alias, "export type A = ", 0, ";"),
+            ["export type A =", &format!("  {LONG}XX | null;")]
+        );
         let m = TExpr::union([TExpr::Map(Box::new(a(LONG))), a("null")]);
         assert_eq!(
             lay(&m, Slot::Property, "  abc?: ", 2, ";"),
-            ["  abc?: {", &format!("    [key: string]: {LONG};"), "  } | null;"]
+            [
+                "  abc?: {",
+                &format!("    [key: string]: {LONG};"),
+                "  } | null;"
+            ]
         );
     }
 
     #[test]
     fn long_alias_heads_break_after_the_operator() {
-        let head = "export type StandardInstrumentExtendedRouterOverheadAttributesWithRouterSelector = ";
+        let head =
+            "export type StandardInstrumentExtendedRouterOverheadAttributesWithRouterSelector = ";
         let u = TExpr::union([a("null"), a("boolean"), a(&format!("{LONG}Variant2"))]);
         assert_eq!(
             lay(&u, Slot::Alias, head, 0, ";"),
-            [head.trim_end(), "", "    | null", "    | boolean", &format!("    | {LONG}Variant2;")]
+            [
+                head.trim_end(),
+                "",
+                "    | null",
+                "    | boolean",
+                &format!("    | {LONG}Variant2;")
+            ]
         );
         let m = TExpr::Map(Box::new(a("string")));
-        assert_eq!(lay(&m, Slot::Alias, head, 0, ";"), [head.trim_end(), "  { [key: string]: string };"]);
+        assert_eq!(
+            lay(&m, Slot::Alias, head, 0, ";"),
+            [head.trim_end(), "  { [key: string]: string };"]
+        );
     }
 
     #[test]
@@ -252,7 +299,13 @@ mod tests {
         let e = TExpr::Array(Box::new(TExpr::union([a(LONG), a("string"), a("number")])));
         assert_eq!(
             lay(&e, Slot::Alias, "export type Y = ", 0, ";"),
-            ["export type Y = (", &format!("  | {LONG}"), "  | string", "  | number", ")[];"]
+            [
+                "export type Y = (",
+                &format!("  | {LONG}"),
+                "  | string",
+                "  | number",
+                ")[];"
+            ]
         );
     }
 }
@@ -286,11 +339,18 @@ impl Lit {
     pub fn flat(&self) -> String {
         match self {
             Lit::Str(s) | Lit::Num(s) | Lit::Word(s) => s.clone(),
-            Lit::Array(items) => format!("[{}]", items.iter().map(Lit::flat).collect::<Vec<_>>().join(", ")),
+            Lit::Array(items) => format!(
+                "[{}]",
+                items.iter().map(Lit::flat).collect::<Vec<_>>().join(", ")
+            ),
             Lit::Object(props) if props.is_empty() => "{}".into(),
             Lit::Object(props) => format!(
                 "{{ {} }}",
-                props.iter().map(|(k, v)| format!("{k}: {}", v.flat())).collect::<Vec<_>>().join(", ")
+                props
+                    .iter()
+                    .map(|(k, v)| format!("{k}: {}", v.flat()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }
@@ -307,22 +367,41 @@ impl Lit {
     /// prettier breaks an array of two or more objects (or arrays) with more than one entry
     /// each even when it fits.
     fn must_break(&self) -> bool {
-        let Lit::Array(items) = self else { return false };
+        let Lit::Array(items) = self else {
+            return false;
+        };
         items.len() > 1
-            && (items.iter().all(|i| matches!(i, Lit::Object(_)) && i.len() > Some(1))
-                || items.iter().all(|i| matches!(i, Lit::Array(_)) && i.len() > Some(1)))
+            && (items
+                .iter()
+                .all(|i| matches!(i, Lit::Object(_)) && i.len() > Some(1))
+                || items
+                    .iter()
+                    .all(|i| matches!(i, Lit::Array(_)) && i.len() > Some(1)))
     }
 }
 
 /// The lines of `head`, `lit` and `tail`, laid out as prettier does; `indent` is the
 /// indentation of the statement or entry the literal belongs to.
-pub(crate) fn lay_lit(lit: &Lit, before: Before, head: &str, indent: usize, tail: &str) -> Vec<String> {
+pub(crate) fn lay_lit(
+    lit: &Lit,
+    before: Before,
+    head: &str,
+    indent: usize,
+    tail: &str,
+) -> Vec<String> {
     let mut out = Vec::new();
     lay_lit_into(lit, before, head, indent, tail, &mut out);
     out
 }
 
-fn lay_lit_into(lit: &Lit, before: Before, head: &str, indent: usize, tail: &str, out: &mut Vec<String>) {
+fn lay_lit_into(
+    lit: &Lit,
+    before: Before,
+    head: &str,
+    indent: usize,
+    tail: &str,
+    out: &mut Vec<String>,
+) {
     let line = format!("{head}{}{tail}", lit.flat());
     if fits(0, &line) && !lit.must_break() {
         out.push(line);
@@ -370,7 +449,11 @@ fn lay_lit_into(lit: &Lit, before: Before, head: &str, indent: usize, tail: &str
             out.push(format!("{head}{{"));
             for (k, v) in props {
                 // The width of the key decides whether a long value may go to the next line.
-                let before = if k.chars().count() < 5 { Before::ShortKey } else { Before::Operator };
+                let before = if k.chars().count() < 5 {
+                    Before::ShortKey
+                } else {
+                    Before::Operator
+                };
                 lay_lit_into(v, before, &format!("{inner}{k}: "), indent + 2, ",", out);
             }
             out.push(format!("{}}}{tail}", spaces(indent)));
@@ -399,9 +482,15 @@ mod lit_tests {
     fn arrays_of_objects_break() {
         let o = |a, b| Lit::Object(vec![("a".into(), n(a)), ("b".into(), n(b))]);
         let l = Lit::Array(vec![o(1, 2), o(3, 4)]);
-        assert_eq!(lay_lit(&l, Before::Operator, "x = ", 0, ";"), ["x = [", "  { a: 1, b: 2 },", "  { a: 3, b: 4 },", "];"]);
+        assert_eq!(
+            lay_lit(&l, Before::Operator, "x = ", 0, ";"),
+            ["x = [", "  { a: 1, b: 2 },", "  { a: 3, b: 4 },", "];"]
+        );
         let one = Lit::Array(vec![Lit::Object(vec![("a".into(), n(1))]), o(3, 4)]);
-        assert_eq!(lay_lit(&one, Before::Operator, "x = ", 0, ";"), ["x = [{ a: 1 }, { a: 3, b: 4 }];"]);
+        assert_eq!(
+            lay_lit(&one, Before::Operator, "x = ", 0, ";"),
+            ["x = [{ a: 1 }, { a: 3, b: 4 }];"]
+        );
     }
 
     #[test]
@@ -424,7 +513,12 @@ mod lit_tests {
         let o = Lit::Object(vec![("some_longer_key".into(), s(long))]);
         assert_eq!(
             lay_lit(&o, Before::Operator, "out[\"e\"] = ", 0, ";"),
-            ["out[\"e\"] = {", "  some_longer_key:", &format!("    \"{long}\","), "};"]
+            [
+                "out[\"e\"] = {",
+                "  some_longer_key:",
+                &format!("    \"{long}\","),
+                "};"
+            ]
         );
         let o = Lit::Object(vec![("k".into(), s(&format!("{long} and on")))]);
         assert_eq!(

@@ -126,8 +126,7 @@ pub(crate) struct KeyConst {
 }
 
 pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
-    let mut b =
-        Builder {
+    let mut b = Builder {
         ctx,
         consts: Vec::new(),
         runtime: Default::default(),
@@ -142,9 +141,17 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
     for (i, node) in ctx.ir.program.nodes.iter().enumerate() {
         let origin = node.origin.to_string().replace("*/", "*\\/");
         let lines = b.node(i, node);
-        nodes.push(NodeView { name: format!("n{i}"), origin: origin.clone(), lines });
+        nodes.push(NodeView {
+            name: format!("n{i}"),
+            origin: origin.clone(),
+            lines,
+        });
         for (j, lines) in b.parts.drain(..).enumerate() {
-            nodes.push(NodeView { name: part_name(i, j), origin: format!("{origin} (part {})", j + 1), lines });
+            nodes.push(NodeView {
+                name: part_name(i, j),
+                origin: format!("{origin} (part {})", j + 1),
+                lines,
+            });
         }
     }
     let patterns = ctx
@@ -156,7 +163,11 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
         .map(|(i, p)| {
             let source = str_lit(&p.source);
             let inline = fits(0, &format!("const P{i} = new RegExp({source}, \"u\");"));
-            PatternConst { name: format!("P{i}"), source, inline }
+            PatternConst {
+                name: format!("P{i}"),
+                source,
+                inline,
+            }
         })
         .collect();
     let runtime: Vec<String> = b.runtime.iter().map(|s| s.to_string()).collect();
@@ -164,7 +175,14 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
         Import::new(false, runtime, "./runtime.js"),
         Import::new(true, vec!["Path".into(), "Reporter".into()], "./runtime.js"),
     ];
-    ValidatorsView { header: GENERATED, imports, patterns, keys: b.keys, consts: b.consts, nodes }
+    ValidatorsView {
+        header: GENERATED,
+        imports,
+        patterns,
+        keys: b.keys,
+        consts: b.consts,
+        nodes,
+    }
 }
 
 fn indent(depth: usize) -> String {
@@ -173,7 +191,13 @@ fn indent(depth: usize) -> String {
 
 impl<'c> Builder<'c> {
     /// A module-level constant `const X = open[items]close;`, laid out.
-    fn list_const(&mut self, prefix: &str, open: &str, close: &'static str, items: Vec<Lit>) -> String {
+    fn list_const(
+        &mut self,
+        prefix: &str,
+        open: &str,
+        close: &'static str,
+        items: Vec<Lit>,
+    ) -> String {
         let name = format!("{prefix}{}", self.consts.len());
         let (before, head) = if open.is_empty() {
             (Before::Operator, format!("const {name} = "))
@@ -199,10 +223,20 @@ impl<'c> Builder<'c> {
                 part_lines(p, depth * 2 + 2, tail, parts.len() == 1, &mut lines);
             }
         }
-        Cond { parts, inline, lines }
+        Cond {
+            parts,
+            inline,
+            lines,
+        }
     }
 
-    fn check(&mut self, lines: &mut Vec<Line>, depth: usize, parts: Vec<String>, report: Option<(&str, &str, Option<String>)>) {
+    fn check(
+        &mut self,
+        lines: &mut Vec<Line>,
+        depth: usize,
+        parts: Vec<String>,
+        report: Option<(&str, &str, Option<String>)>,
+    ) {
         let cond = Self::cond(depth, parts);
         let report = report.map(|(at, keyword, param)| {
             let kw = str_lit(keyword);
@@ -211,9 +245,17 @@ impl<'c> Builder<'c> {
                 None => format!("r, {at}, {kw}"),
             };
             let inline = fits(depth * 2 + 2, &format!("ok = report({args});"));
-            Report { at: at.to_string(), keyword: kw, param, inline }
+            Report {
+                at: at.to_string(),
+                keyword: kw,
+                param,
+                inline,
+            }
         });
-        lines.push(Line { indent: indent(depth), kind: LineKind::Check { cond, report } });
+        lines.push(Line {
+            indent: indent(depth),
+            kind: LineKind::Check { cond, report },
+        });
     }
 
     /// The node a call goes to: nodes that only forward to another node (`$ref`) are skipped.
@@ -260,7 +302,11 @@ impl<'c> Builder<'c> {
         }
         let name = format!("S{}", self.keys.len());
         let inline = fits(0, &format!("const {name} = {lit};"));
-        self.keys.push(KeyConst { name: name.clone(), value: lit, inline });
+        self.keys.push(KeyConst {
+            name: name.clone(),
+            value: lit,
+            inline,
+        });
         name
     }
 
@@ -272,9 +318,10 @@ impl<'c> Builder<'c> {
     /// The statements of an object check, one per property or name.
     fn object_check_count(&self, c: &Check) -> usize {
         match c {
-            Check::Properties(ps) => {
-                ps.iter().filter(|(_, n)| !self.ctx.ir.program.nodes[*n].is_trivial()).count()
-            }
+            Check::Properties(ps) => ps
+                .iter()
+                .filter(|(_, n)| !self.ctx.ir.program.nodes[*n].is_trivial())
+                .count(),
             Check::Required(names) => names.len(),
             Check::DependentRequired(deps) => deps.iter().map(|(_, r)| r.len()).sum(),
             Check::DependentSchemas(deps) => deps.len(),
@@ -287,8 +334,12 @@ impl<'c> Builder<'c> {
         let mut units: Vec<Check> = Vec::new();
         for c in checks {
             match c {
-                Check::Properties(ps) => units.extend(ps.iter().map(|p| Check::Properties(vec![p.clone()]))),
-                Check::Required(names) => units.extend(names.iter().map(|n| Check::Required(vec![n.clone()]))),
+                Check::Properties(ps) => {
+                    units.extend(ps.iter().map(|p| Check::Properties(vec![p.clone()])))
+                }
+                Check::Required(names) => {
+                    units.extend(names.iter().map(|n| Check::Required(vec![n.clone()])))
+                }
                 c => units.push((*c).clone()),
             }
         }
@@ -316,9 +367,11 @@ impl<'c> Builder<'c> {
         let mut objects = Vec::new();
         for c in &node.checks {
             match c {
-                Check::MinLength(_) | Check::MaxLength(_) | Check::Pattern(_) | Check::Format(_) | Check::MaxWords(_) => {
-                    strings.push(c)
-                }
+                Check::MinLength(_)
+                | Check::MaxLength(_)
+                | Check::Pattern(_)
+                | Check::Format(_)
+                | Check::MaxWords(_) => strings.push(c),
                 Check::Minimum(_)
                 | Check::Maximum(_)
                 | Check::ExclusiveMinimum(_)
@@ -361,11 +414,19 @@ impl<'c> Builder<'c> {
                     self.read.clear();
                     let mut body = Vec::new();
                     self.use_rt("isObject");
-                    body.push(Line { indent: indent(1), kind: LineKind::Block { test: test.to_string() } });
+                    body.push(Line {
+                        indent: indent(1),
+                        kind: LineKind::Block {
+                            test: test.to_string(),
+                        },
+                    });
                     for c in &part {
                         self.typed_check(&mut body, c);
                     }
-                    body.push(Line { indent: indent(1), kind: LineKind::Close });
+                    body.push(Line {
+                        indent: indent(1),
+                        kind: LineKind::Close,
+                    });
                     let name = part_name(index, self.parts.len());
                     self.parts.push(body);
                     self.check(&mut lines, 1, vec![format!("!{name}(v, at, r)")], None);
@@ -378,11 +439,19 @@ impl<'c> Builder<'c> {
             if test.starts_with("isObject") {
                 self.use_rt("isObject");
             }
-            lines.push(Line { indent: indent(1), kind: LineKind::Block { test: test.to_string() } });
+            lines.push(Line {
+                indent: indent(1),
+                kind: LineKind::Block {
+                    test: test.to_string(),
+                },
+            });
             for c in checks {
                 self.typed_check(&mut lines, c);
             }
-            lines.push(Line { indent: indent(1), kind: LineKind::Close });
+            lines.push(Line {
+                indent: indent(1),
+                kind: LineKind::Close,
+            });
         }
         lines
     }
@@ -396,26 +465,57 @@ impl<'c> Builder<'c> {
                 let (cond, keyword, param) = self.value_fail(c, "v");
                 self.check(lines, d, vec![cond], Some(("at", keyword, param)));
             }
-            Check::Ref(n) => self.check(lines, d, vec![format!("!{}", self.call(*n, "v", "at"))], None),
+            Check::Ref(n) => self.check(
+                lines,
+                d,
+                vec![format!("!{}", self.call(*n, "v", "at"))],
+                None,
+            ),
             Check::AnyOf(ns) => {
-                let parts: Vec<String> = ns.iter().map(|n| format!("!{}", self.quick(*n, "v"))).collect();
+                let parts: Vec<String> = ns
+                    .iter()
+                    .map(|n| format!("!{}", self.quick(*n, "v")))
+                    .collect();
                 self.check(lines, d, parts, Some(("at", "anyOf", None)));
             }
             Check::OneOf(ns) => {
-                let items: Vec<Lit> = ns.iter().map(|n| Lit::Word(format!("n{}", self.target(*n)))).collect();
+                let items: Vec<Lit> = ns
+                    .iter()
+                    .map(|n| Lit::Word(format!("n{}", self.target(*n))))
+                    .collect();
                 let name = self.list_const("B", "", "", items);
                 self.use_rt("countMatches");
-                self.check(lines, d, vec![format!("countMatches(v, {name}) !== 1")], Some(("at", "oneOf", None)));
+                self.check(
+                    lines,
+                    d,
+                    vec![format!("countMatches(v, {name}) !== 1")],
+                    Some(("at", "oneOf", None)),
+                );
             }
-            Check::Not(n) => self.check(lines, d, vec![self.quick(*n, "v")], Some(("at", "not", None))),
-            Check::IfThenElse { cond, then, otherwise } => {
+            Check::Not(n) => self.check(
+                lines,
+                d,
+                vec![self.quick(*n, "v")],
+                Some(("at", "not", None)),
+            ),
+            Check::IfThenElse {
+                cond,
+                then,
+                otherwise,
+            } => {
                 let test = self.quick(*cond, "v");
                 let parts = match (then, otherwise) {
                     (Some(t), Some(e)) => {
-                        vec![format!("{test} ? !{} : !{}", self.call(*t, "v", "at"), self.call(*e, "v", "at"))]
+                        vec![format!(
+                            "{test} ? !{} : !{}",
+                            self.call(*t, "v", "at"),
+                            self.call(*e, "v", "at")
+                        )]
                     }
                     (Some(t), None) => vec![test, format!("!{}", self.call(*t, "v", "at"))],
-                    (None, Some(e)) => vec![format!("!{test}"), format!("!{}", self.call(*e, "v", "at"))],
+                    (None, Some(e)) => {
+                        vec![format!("!{test}"), format!("!{}", self.call(*e, "v", "at"))]
+                    }
                     (None, None) => return,
                 };
                 self.check(lines, d, parts, None);
@@ -452,7 +552,8 @@ impl<'c> Builder<'c> {
                 let cond = match ts.as_slice() {
                     [t] => self.type_fail(*t, value),
                     ts => {
-                        let tests: Vec<String> = ts.iter().map(|t| self.type_test(*t, value)).collect();
+                        let tests: Vec<String> =
+                            ts.iter().map(|t| self.type_test(*t, value)).collect();
                         format!("!({})", tests.join(" || "))
                     }
                 };
@@ -541,35 +642,75 @@ impl<'c> Builder<'c> {
         match c {
             Check::MinLength(n) => {
                 self.use_rt("minLength");
-                self.check(lines, d, vec![format!("!minLength(v, {n})")], Some(("at", "minLength", Some(n.to_string()))))
+                self.check(
+                    lines,
+                    d,
+                    vec![format!("!minLength(v, {n})")],
+                    Some(("at", "minLength", Some(n.to_string()))),
+                )
             }
             Check::MaxLength(n) => {
                 self.use_rt("maxLength");
-                self.check(lines, d, vec![format!("!maxLength(v, {n})")], Some(("at", "maxLength", Some(n.to_string()))))
+                self.check(
+                    lines,
+                    d,
+                    vec![format!("!maxLength(v, {n})")],
+                    Some(("at", "maxLength", Some(n.to_string()))),
+                )
             }
             Check::Pattern(p) => self.check(
                 lines,
                 d,
                 vec![format!("!P{p}.test(v)")],
-                Some(("at", "pattern", Some(str_lit(&self.ctx.ir.program.patterns[*p].source)))),
+                Some((
+                    "at",
+                    "pattern",
+                    Some(str_lit(&self.ctx.ir.program.patterns[*p].source)),
+                )),
             ),
             Check::Format(f) => {
                 let func = format_fn(*f);
                 self.use_rt(func);
-                self.check(lines, d, vec![format!("!{func}(v)")], Some(("at", "format", Some(str_lit(f.as_str())))))
+                self.check(
+                    lines,
+                    d,
+                    vec![format!("!{func}(v)")],
+                    Some(("at", "format", Some(str_lit(f.as_str())))),
+                )
             }
             Check::MaxWords(n) => {
                 self.use_rt("maxWords");
-                self.check(lines, d, vec![format!("!maxWords(v, {n})")], Some(("at", "x-max-words", Some(n.to_string()))))
+                self.check(
+                    lines,
+                    d,
+                    vec![format!("!maxWords(v, {n})")],
+                    Some(("at", "x-max-words", Some(n.to_string()))),
+                )
             }
-            Check::Minimum(x) => self.check(lines, d, vec![format!("v < {}", num(x))], Some(("at", "minimum", Some(num(x))))),
-            Check::Maximum(x) => self.check(lines, d, vec![format!("v > {}", num(x))], Some(("at", "maximum", Some(num(x))))),
-            Check::ExclusiveMinimum(x) => {
-                self.check(lines, d, vec![format!("v <= {}", num(x))], Some(("at", "exclusiveMinimum", Some(num(x)))))
-            }
-            Check::ExclusiveMaximum(x) => {
-                self.check(lines, d, vec![format!("v >= {}", num(x))], Some(("at", "exclusiveMaximum", Some(num(x)))))
-            }
+            Check::Minimum(x) => self.check(
+                lines,
+                d,
+                vec![format!("v < {}", num(x))],
+                Some(("at", "minimum", Some(num(x)))),
+            ),
+            Check::Maximum(x) => self.check(
+                lines,
+                d,
+                vec![format!("v > {}", num(x))],
+                Some(("at", "maximum", Some(num(x)))),
+            ),
+            Check::ExclusiveMinimum(x) => self.check(
+                lines,
+                d,
+                vec![format!("v <= {}", num(x))],
+                Some(("at", "exclusiveMinimum", Some(num(x)))),
+            ),
+            Check::ExclusiveMaximum(x) => self.check(
+                lines,
+                d,
+                vec![format!("v >= {}", num(x))],
+                Some(("at", "exclusiveMaximum", Some(num(x)))),
+            ),
             Check::MultipleOf(x) => {
                 self.use_rt("isMultipleOf");
                 self.check(
@@ -579,25 +720,44 @@ impl<'c> Builder<'c> {
                     Some(("at", "multipleOf", Some(num(x)))),
                 )
             }
-            Check::MinItems(n) => {
-                self.check(lines, d, vec![format!("v.length < {n}")], Some(("at", "minItems", Some(n.to_string()))))
-            }
-            Check::MaxItems(n) => {
-                self.check(lines, d, vec![format!("v.length > {n}")], Some(("at", "maxItems", Some(n.to_string()))))
-            }
+            Check::MinItems(n) => self.check(
+                lines,
+                d,
+                vec![format!("v.length < {n}")],
+                Some(("at", "minItems", Some(n.to_string()))),
+            ),
+            Check::MaxItems(n) => self.check(
+                lines,
+                d,
+                vec![format!("v.length > {n}")],
+                Some(("at", "maxItems", Some(n.to_string()))),
+            ),
             Check::UniqueItems => {
                 self.use_rt("hasDuplicates");
-                self.check(lines, d, vec!["hasDuplicates(v)".into()], Some(("at", "uniqueItems", None)))
+                self.check(
+                    lines,
+                    d,
+                    vec!["hasDuplicates(v)".into()],
+                    Some(("at", "uniqueItems", None)),
+                )
             }
             Check::PrefixItems(ns) => {
                 for (i, n) in ns.iter().enumerate() {
                     let at = self.sub(&i.to_string());
                     let call = self.call(*n, &format!("v[{i}]"), &at);
-                    self.check(lines, d, vec![format!("v.length > {i}"), format!("!{call}")], None);
+                    self.check(
+                        lines,
+                        d,
+                        vec![format!("v.length > {i}"), format!("!{call}")],
+                        None,
+                    );
                 }
             }
             Check::Items { from, node } => {
-                lines.push(Line { indent: indent(d), kind: LineKind::Items { from: *from } });
+                lines.push(Line {
+                    indent: indent(d),
+                    kind: LineKind::Items { from: *from },
+                });
                 let at = self.sub("i");
                 if let Some(leaf) = self.leaf_checks(*node) {
                     for c in leaf {
@@ -605,25 +765,57 @@ impl<'c> Builder<'c> {
                         self.check(lines, d + 1, vec![fail], Some((&at, keyword, param)));
                     }
                 } else {
-                    self.check(lines, d + 1, vec![format!("!{}", self.call(*node, "v[i]", &at))], None);
+                    self.check(
+                        lines,
+                        d + 1,
+                        vec![format!("!{}", self.call(*node, "v[i]", &at))],
+                        None,
+                    );
                 }
-                lines.push(Line { indent: indent(d), kind: LineKind::Close });
+                lines.push(Line {
+                    indent: indent(d),
+                    kind: LineKind::Close,
+                });
             }
             Check::NoItems { from, keyword } => {
-                lines.push(Line { indent: indent(d), kind: LineKind::Items { from: *from } });
+                lines.push(Line {
+                    indent: indent(d),
+                    kind: LineKind::Items { from: *from },
+                });
                 let at = self.sub("i");
-                self.check(lines, d + 1, vec!["true".into()], Some((&at, keyword, None)));
-                lines.push(Line { indent: indent(d), kind: LineKind::Close });
+                self.check(
+                    lines,
+                    d + 1,
+                    vec!["true".into()],
+                    Some((&at, keyword, None)),
+                );
+                lines.push(Line {
+                    indent: indent(d),
+                    kind: LineKind::Close,
+                });
             }
             Check::Contains { node, min, max } => {
                 self.use_rt("countValid");
                 lines.push(Line {
                     indent: indent(d),
-                    kind: LineKind::Const { name: "c".into(), expr: format!("countValid(v, n{})", self.target(*node)) },
+                    kind: LineKind::Const {
+                        name: "c".into(),
+                        expr: format!("countValid(v, n{})", self.target(*node)),
+                    },
                 });
-                self.check(lines, d, vec![format!("c < {min}")], Some(("at", "contains", Some(min.to_string()))));
+                self.check(
+                    lines,
+                    d,
+                    vec![format!("c < {min}")],
+                    Some(("at", "contains", Some(min.to_string()))),
+                );
                 if let Some(m) = max {
-                    self.check(lines, d, vec![format!("c > {m}")], Some(("at", "maxContains", Some(m.to_string()))));
+                    self.check(
+                        lines,
+                        d,
+                        vec![format!("c > {m}")],
+                        Some(("at", "maxContains", Some(m.to_string()))),
+                    );
                 }
             }
             Check::Properties(ps) => {
@@ -634,7 +826,13 @@ impl<'c> Builder<'c> {
                     let read = self.prop(name);
                     let local = format!("p{}", self.locals);
                     self.locals += 1;
-                    lines.push(Line { indent: indent(d), kind: LineKind::Const { name: local.clone(), expr: read } });
+                    lines.push(Line {
+                        indent: indent(d),
+                        kind: LineKind::Const {
+                            name: local.clone(),
+                            expr: read,
+                        },
+                    });
                     self.read.push((name.clone(), local.clone()));
                     let key = self.key(name);
                     let at = self.sub(&key);
@@ -647,31 +845,67 @@ impl<'c> Builder<'c> {
                         continue;
                     }
                     let call = self.call(*n, &local, &at);
-                    self.check(lines, d, vec![format!("{local} !== undefined"), format!("!{call}")], None);
+                    self.check(
+                        lines,
+                        d,
+                        vec![format!("{local} !== undefined"), format!("!{call}")],
+                        None,
+                    );
                 }
             }
             Check::PatternProperties(ps) => {
-                lines.push(Line { indent: indent(d), kind: LineKind::Keys });
+                lines.push(Line {
+                    indent: indent(d),
+                    kind: LineKind::Keys,
+                });
                 for (p, n) in ps {
                     let at = self.sub("k");
                     let call = self.call(*n, "v[k]", &at);
-                    self.check(lines, d + 1, vec![format!("P{p}.test(k)"), format!("!{call}")], None);
+                    self.check(
+                        lines,
+                        d + 1,
+                        vec![format!("P{p}.test(k)"), format!("!{call}")],
+                        None,
+                    );
                 }
-                lines.push(Line { indent: indent(d), kind: LineKind::Close });
+                lines.push(Line {
+                    indent: indent(d),
+                    kind: LineKind::Close,
+                });
             }
-            Check::AdditionalProperties { known, patterns, node } => {
+            Check::AdditionalProperties {
+                known,
+                patterns,
+                node,
+            } => {
                 let names = self.known(known, patterns);
                 self.use_rt("isUnknown");
-                lines.push(Line { indent: indent(d), kind: LineKind::Keys });
+                lines.push(Line {
+                    indent: indent(d),
+                    kind: LineKind::Keys,
+                });
                 let at = self.sub("k");
                 let call = self.call(*node, "v[k]", &at);
-                self.check(lines, d + 1, vec![format!("isUnknown(k, {names})"), format!("!{call}")], None);
-                lines.push(Line { indent: indent(d), kind: LineKind::Close });
+                self.check(
+                    lines,
+                    d + 1,
+                    vec![format!("isUnknown(k, {names})"), format!("!{call}")],
+                    None,
+                );
+                lines.push(Line {
+                    indent: indent(d),
+                    kind: LineKind::Close,
+                });
             }
             Check::NoAdditionalProperties { known, patterns } => {
                 let names = self.known(known, patterns);
                 self.use_rt("hasUnknown");
-                self.check(lines, d, vec![format!("hasUnknown(v, {names})")], Some(("at", "additionalProperties", None)));
+                self.check(
+                    lines,
+                    d,
+                    vec![format!("hasUnknown(v, {names})")],
+                    Some(("at", "additionalProperties", None)),
+                );
             }
             Check::Required(names) => {
                 for name in names {
@@ -702,9 +936,20 @@ impl<'c> Builder<'c> {
                 Some(("at", "maxProperties", Some(n.to_string()))),
             ),
             Check::PropertyNames(n) => {
-                lines.push(Line { indent: indent(d), kind: LineKind::Keys });
-                self.check(lines, d + 1, vec![format!("!{}", self.quick(*n, "k"))], Some(("at", "propertyNames", Some("k".into()))));
-                lines.push(Line { indent: indent(d), kind: LineKind::Close });
+                lines.push(Line {
+                    indent: indent(d),
+                    kind: LineKind::Keys,
+                });
+                self.check(
+                    lines,
+                    d + 1,
+                    vec![format!("!{}", self.quick(*n, "k"))],
+                    Some(("at", "propertyNames", Some("k".into()))),
+                );
+                lines.push(Line {
+                    indent: indent(d),
+                    kind: LineKind::Close,
+                });
             }
             Check::DependentRequired(deps) => {
                 for (name, required) in deps {
@@ -715,7 +960,10 @@ impl<'c> Builder<'c> {
                         self.check(
                             lines,
                             d,
-                            vec![format!("{read} !== undefined"), format!("{other} === undefined")],
+                            vec![
+                                format!("{read} !== undefined"),
+                                format!("{other} === undefined"),
+                            ],
                             Some(("at", "dependentRequired", Some(key))),
                         );
                     }
@@ -724,7 +972,15 @@ impl<'c> Builder<'c> {
             Check::DependentSchemas(deps) => {
                 for (name, n) in deps {
                     let read = self.prop(name);
-                    self.check(lines, d, vec![format!("{read} !== undefined"), format!("!{}", self.call(*n, "v", "at"))], None);
+                    self.check(
+                        lines,
+                        d,
+                        vec![
+                            format!("{read} !== undefined"),
+                            format!("!{}", self.call(*n, "v", "at")),
+                        ],
+                        None,
+                    );
                 }
             }
             _ => unreachable!("untyped checks are not grouped"),
@@ -735,11 +991,24 @@ impl<'c> Builder<'c> {
     /// The arguments naming the listed properties and the patterns of an object schema (the
     /// patterns left out when there are none).
     fn known(&mut self, known: &[String], patterns: &[usize]) -> String {
-        let k = self.list_const("K", "new Set<string>(", ")", known.iter().map(|s| Lit::Str(str_lit(s))).collect());
+        let k = self.list_const(
+            "K",
+            "new Set<string>(",
+            ")",
+            known.iter().map(|s| Lit::Str(str_lit(s))).collect(),
+        );
         if patterns.is_empty() {
             return k;
         }
-        let ps = self.list_const("R", "", "", patterns.iter().map(|p| Lit::Word(format!("P{p}"))).collect());
+        let ps = self.list_const(
+            "R",
+            "",
+            "",
+            patterns
+                .iter()
+                .map(|p| Lit::Word(format!("P{p}")))
+                .collect(),
+        );
         format!("{k}, {ps}")
     }
 }
@@ -767,7 +1036,11 @@ fn part_lines(part: &str, at: usize, tail: &str, alone: bool, out: &mut Vec<Stri
     }
     for op in [" !== ", " === ", " <= ", " >= ", " < ", " > "] {
         if let [left, right] = split_top(part, op).as_slice() {
-            let right_pad = if alone { pad.clone() } else { " ".repeat(at + 2) };
+            let right_pad = if alone {
+                pad.clone()
+            } else {
+                " ".repeat(at + 2)
+            };
             out.push(format!("{pad}{left}{}", op.trim_end()));
             out.push(format!("{right_pad}{right}{tail}"));
             return;

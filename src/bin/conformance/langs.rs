@@ -12,28 +12,46 @@ type Case = (usize, usize, Option<String>, Value);
 fn exec(cmd: &mut Command, what: &str) -> Result<String, String> {
     let out = cmd.output().map_err(|e| format!("{what}: {e}"))?;
     if !out.status.success() {
-        return Err(format!("{what} failed:\n{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "{what} failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 fn write_cases(path: &Path, cases: &[Case]) -> Result<(), String> {
-    let list: Vec<Value> = cases.iter().map(|(_, _, name, data)| json!([name, data])).collect();
+    let list: Vec<Value> = cases
+        .iter()
+        .map(|(_, _, name, data)| json!([name, data]))
+        .collect();
     std::fs::write(path, serde_json::to_string(&list).unwrap()).map_err(|e| e.to_string())
 }
 
 fn read_verdicts(text: &str, n: usize) -> Result<Vec<Option<bool>>, String> {
-    let v: Vec<Option<bool>> = serde_json::from_str(text.trim()).map_err(|e| format!("driver output: {e}"))?;
+    let v: Vec<Option<bool>> =
+        serde_json::from_str(text.trim()).map_err(|e| format!("driver output: {e}"))?;
     if v.len() != n {
-        return Err(format!("driver returned {} verdicts for {n} cases", v.len()));
+        return Err(format!(
+            "driver returned {} verdicts for {n} cases",
+            v.len()
+        ));
     }
     Ok(v)
 }
 
-pub fn run(lang: &str, out: &Path, work: &Path, cases: &[Case]) -> Result<Vec<Option<bool>>, String> {
+pub fn run(
+    lang: &str,
+    out: &Path,
+    work: &Path,
+    cases: &[Case],
+) -> Result<Vec<Option<bool>>, String> {
     let out = std::fs::canonicalize(out).map_err(|e| e.to_string())?;
     let tag = out.file_name().unwrap().to_string_lossy().to_string();
-    let dir = std::fs::canonicalize(work).map_err(|e| e.to_string())?.join(format!("driver-{lang}-{tag}"));
+    let dir = std::fs::canonicalize(work)
+        .map_err(|e| e.to_string())?
+        .join(format!("driver-{lang}-{tag}"));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let cases_file = dir.join("cases.json");
     write_cases(&cases_file, cases)?;
@@ -72,10 +90,16 @@ fn rust(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
     std::fs::write(dir.join("src/main.rs"), RUST_MAIN).map_err(|e| e.to_string())?;
     let target = dir.parent().unwrap().join("rust-target");
     exec(
-        Command::new("cargo").args(["build", "--quiet", "--release"]).current_dir(dir).env("CARGO_TARGET_DIR", &target),
+        Command::new("cargo")
+            .args(["build", "--quiet", "--release"])
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", &target),
         "cargo build (rust driver)",
     )?;
-    exec(Command::new(target.join("release/driver")).arg(cases), "rust driver")
+    exec(
+        Command::new(target.join("release/driver")).arg(cases),
+        "rust driver",
+    )
 }
 
 const TS_DRIVER: &str = r#"import { readFileSync } from "node:fs";
@@ -100,13 +124,23 @@ fn typescript(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
     let root = std::env::current_dir().map_err(|e| e.to_string())?;
     let tsc = root.join("tests/typescript/node_modules/.bin/tsc");
     if !tsc.exists() {
-        return Err("tests/typescript/node_modules is missing: run `npm ci` in tests/typescript".into());
+        return Err(
+            "tests/typescript/node_modules is missing: run `npm ci` in tests/typescript".into(),
+        );
     }
     let pkg = out.join("typescript");
-    exec(Command::new(&tsc).args(["-p", "tsconfig.json"]).current_dir(&pkg), "tsc (conformance package)")?;
+    exec(
+        Command::new(&tsc)
+            .args(["-p", "tsconfig.json"])
+            .current_dir(&pkg),
+        "tsc (conformance package)",
+    )?;
     let driver = dir.join("driver.mjs");
     std::fs::write(&driver, TS_DRIVER).map_err(|e| e.to_string())?;
-    exec(Command::new("node").arg(&driver).arg(&pkg).arg(cases), "node driver")
+    exec(
+        Command::new("node").arg(&driver).arg(&pkg).arg(cases),
+        "node driver",
+    )
 }
 
 const PY_DRIVER: &str = r#"import importlib, json, re, sys
@@ -135,5 +169,8 @@ fn python(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
     let driver = dir.join("driver.py");
     std::fs::write(&driver, PY_DRIVER).map_err(|e| e.to_string())?;
     let python = std::env::var("CTXGEN_PYTHON").unwrap_or_else(|_| "python3".into());
-    exec(Command::new(python).arg(&driver).arg(&src).arg(cases), "python driver")
+    exec(
+        Command::new(python).arg(&driver).arg(&src).arg(cases),
+        "python driver",
+    )
 }

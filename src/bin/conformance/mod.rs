@@ -13,17 +13,58 @@ use ctxgen::{Config, Lang};
 
 /// The keyword files that shape or constrain data.
 pub const KEYWORDS: &[&str] = &[
-    "type", "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "enum",
-    "const", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-    "multipleOf", "items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minProperties",
-    "maxProperties", "dependentRequired", "allOf", "anyOf", "oneOf", "not", "if-then-else", "ref", "defs",
-    "anchor", "default", "format",
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "enum",
+    "const",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if-then-else",
+    "ref",
+    "defs",
+    "anchor",
+    "default",
+    "format",
 ];
 
 /// The formats ctxgen asserts: their `optional/format` files count under `format`.
 pub const FORMATS: &[&str] = &[
-    "date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uri-reference", "uuid",
-    "json-pointer", "regex",
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "uuid",
+    "json-pointer",
+    "regex",
 ];
 
 pub const DRAFTS: &[&str] = &["draft2020-12", "draft7"];
@@ -57,17 +98,38 @@ fn load_groups(suite: &Path) -> Result<Vec<Group>, String> {
             .iter()
             .map(|k| (k.to_string(), suite.join(draft).join(format!("{k}.json"))))
             .collect();
-        files.extend(FORMATS.iter().map(|f| ("format".to_string(), suite.join(draft).join("optional/format").join(format!("{f}.json")))));
+        files.extend(FORMATS.iter().map(|f| {
+            (
+                "format".to_string(),
+                suite
+                    .join(draft)
+                    .join("optional/format")
+                    .join(format!("{f}.json")),
+            )
+        }));
         for (keyword, path) in files {
-            let Ok(text) = std::fs::read_to_string(&path) else { continue };
-            let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let file = path.strip_prefix(suite).unwrap_or(&path).display().to_string();
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let doc: Value =
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let file = path
+                .strip_prefix(suite)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
             for g in doc.as_array().ok_or("suite file is not an array")? {
                 let cases = g["tests"]
                     .as_array()
                     .ok_or("group without tests")?
                     .iter()
-                    .map(|t| (t["description"].as_str().unwrap_or("").to_string(), t["data"].clone(), t["valid"] == Value::Bool(true)))
+                    .map(|t| {
+                        (
+                            t["description"].as_str().unwrap_or("").to_string(),
+                            t["data"].clone(),
+                            t["valid"] == Value::Bool(true),
+                        )
+                    })
                     .collect();
                 groups.push(Group {
                     draft: draft.to_string(),
@@ -89,13 +151,18 @@ fn remotes(suite: &Path) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     let mut stack = vec![suite.join("remotes")];
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
             } else if let Ok(rel) = p.strip_prefix(suite.join("remotes")) {
-                out.push((format!("http://localhost:1234/{}", rel.display()), p.clone()));
+                out.push((
+                    format!("http://localhost:1234/{}", rel.display()),
+                    p.clone(),
+                ));
             }
         }
     }
@@ -103,9 +170,17 @@ fn remotes(suite: &Path) -> Vec<(String, PathBuf)> {
     out
 }
 
-fn config(files: Vec<PathBuf>, remotes: &[(String, PathBuf)], langs: &[Lang], out: &Path) -> Config {
+fn config(
+    files: Vec<PathBuf>,
+    remotes: &[(String, PathBuf)],
+    langs: &[Lang],
+    out: &Path,
+) -> Config {
     let mut c = Config::new();
-    c.schema_files(files).languages(langs).out_dir(out).package_name("conformance");
+    c.schema_files(files)
+        .languages(langs)
+        .out_dir(out)
+        .package_name("conformance");
     for (url, file) in remotes {
         c.map_url(url.clone(), file.clone());
     }
@@ -124,23 +199,47 @@ fn lang_of(name: &str) -> Result<Lang, String> {
 pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, String> {
     let mut groups = load_groups(suite)?;
     let remotes = remotes(suite);
-    let langs: Vec<Lang> = lang_names.iter().map(|l| lang_of(l)).collect::<Result<_, _>>()?;
+    let langs: Vec<Lang> = lang_names
+        .iter()
+        .map(|l| lang_of(l))
+        .collect::<Result<_, _>>()?;
     let _ = std::fs::remove_dir_all(work.join("schemas"));
-    let mut verdicts: BTreeMap<String, Vec<Vec<Option<bool>>>> =
-        lang_names.iter().map(|l| (l.clone(), groups.iter().map(|g| vec![None; g.cases.len()]).collect())).collect();
+    let mut verdicts: BTreeMap<String, Vec<Vec<Option<bool>>>> = lang_names
+        .iter()
+        .map(|l| {
+            (
+                l.clone(),
+                groups.iter().map(|g| vec![None; g.cases.len()]).collect(),
+            )
+        })
+        .collect();
     let mut errors = Vec::new();
     for draft in DRAFTS {
         let dir = work.join("schemas").join(draft);
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let mut accepted = Vec::new();
-        for (i, g) in groups.iter_mut().enumerate().filter(|(_, g)| g.draft == *draft) {
+        for (i, g) in groups
+            .iter_mut()
+            .enumerate()
+            .filter(|(_, g)| g.draft == *draft)
+        {
             let mut schema = g.schema.clone();
             if let (Some(o), true) = (schema.as_object_mut(), *draft == "draft7") {
-                o.entry("$schema").or_insert(Value::String("http://json-schema.org/draft-07/schema#".into()));
+                o.entry("$schema").or_insert(Value::String(
+                    "http://json-schema.org/draft-07/schema#".into(),
+                ));
             }
             let file = dir.join(format!("g{i}.json"));
-            std::fs::write(&file, serde_json::to_string_pretty(&schema).unwrap()).map_err(|e| e.to_string())?;
-            match config(vec![file.clone()], &remotes, &[Lang::Rust], &work.join("probe")).render() {
+            std::fs::write(&file, serde_json::to_string_pretty(&schema).unwrap())
+                .map_err(|e| e.to_string())?;
+            match config(
+                vec![file.clone()],
+                &remotes,
+                &[Lang::Rust],
+                &work.join("probe"),
+            )
+            .render()
+            {
                 Ok(_) => accepted.push((i, file)),
                 Err(e) => g.refused = Some(e.to_string()),
             }
@@ -148,7 +247,8 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
         let files: Vec<PathBuf> = accepted.iter().map(|(_, f)| f.clone()).collect();
         let out = work.join("out").join(draft);
         let cfg = config(files, &remotes, &langs, &out);
-        cfg.generate().map_err(|e| format!("batch generation failed: {e}"))?;
+        cfg.generate()
+            .map_err(|e| format!("batch generation failed: {e}"))?;
         let roots = cfg.root_types().map_err(|e| e.to_string())?;
         for (i, file) in &accepted {
             let rel = file.file_name().unwrap().to_string_lossy().to_string();
@@ -163,14 +263,20 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
                 .flat_map(|(i, _)| {
                     let g = &groups[*i];
                     let name = g.names.get(lang).cloned().flatten();
-                    g.cases.iter().enumerate().map(move |(c, case)| (*i, c, name.clone(), case.1.clone()))
+                    g.cases
+                        .iter()
+                        .enumerate()
+                        .map(move |(c, case)| (*i, c, name.clone(), case.1.clone()))
                 })
                 .collect();
             let results = match langs::run(lang, &out, work, &cases) {
                 Ok(r) => r,
                 Err(e) => {
                     eprintln!("{lang} ({draft}): {e}");
-                    errors.push(format!("{lang} ({draft}): {}", e.lines().last().unwrap_or("")));
+                    errors.push(format!(
+                        "{lang} ({draft}): {}",
+                        e.lines().last().unwrap_or("")
+                    ));
                     vec![None; cases.len()]
                 }
             };
@@ -179,5 +285,10 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
             }
         }
     }
-    Ok(Run { langs: lang_names.to_vec(), groups, verdicts, errors })
+    Ok(Run {
+        langs: lang_names.to_vec(),
+        groups,
+        verdicts,
+        errors,
+    })
 }

@@ -19,7 +19,9 @@ fn passed(run: &Run, lang: &str, g: usize, c: usize) -> bool {
 fn table(run: &Run) -> BTreeMap<(String, String), (usize, BTreeMap<String, usize>)> {
     let mut t: BTreeMap<(String, String), (usize, BTreeMap<String, usize>)> = BTreeMap::new();
     for (g, group) in run.groups.iter().enumerate() {
-        let e = t.entry((group.draft.clone(), group.keyword.clone())).or_default();
+        let e = t
+            .entry((group.draft.clone(), group.keyword.clone()))
+            .or_default();
         for c in 0..group.cases.len() {
             e.0 += 1;
             for lang in &run.langs {
@@ -52,13 +54,29 @@ pub fn summary(run: &Run) -> String {
     let mut s = String::new();
     let t = table(run);
     for draft in super::DRAFTS {
-        let total: usize = t.iter().filter(|(k, _)| k.0 == *draft).map(|(_, v)| v.0).sum();
+        let total: usize = t
+            .iter()
+            .filter(|(k, _)| k.0 == *draft)
+            .map(|(_, v)| v.0)
+            .sum();
         for lang in &run.langs {
-            let ok: usize = t.iter().filter(|(k, _)| k.0 == *draft).map(|(_, v)| v.1[lang]).sum();
-            let _ = writeln!(s, "{draft} {lang}: {ok}/{total} ({:.1}%)", 100.0 * ok as f64 / total.max(1) as f64);
+            let ok: usize = t
+                .iter()
+                .filter(|(k, _)| k.0 == *draft)
+                .map(|(_, v)| v.1[lang])
+                .sum();
+            let _ = writeln!(
+                s,
+                "{draft} {lang}: {ok}/{total} ({:.1}%)",
+                100.0 * ok as f64 / total.max(1) as f64
+            );
         }
     }
-    let _ = writeln!(s, "disagreements between languages: {}", disagreements(run).len());
+    let _ = writeln!(
+        s,
+        "disagreements between languages: {}",
+        disagreements(run).len()
+    );
     s
 }
 
@@ -96,7 +114,11 @@ pub fn markdown(run: &Run) -> String {
         let _ = write!(s, "| **all** | **{}** |", totals.0);
         for lang in &run.langs {
             let ok = totals.1[lang];
-            let _ = write!(s, " **{ok} ({:.1}%)** |", 100.0 * ok as f64 / totals.0.max(1) as f64);
+            let _ = write!(
+                s,
+                " **{ok} ({:.1}%)** |",
+                100.0 * ok as f64 / totals.0.max(1) as f64
+            );
         }
         s.push_str("\n\n");
     }
@@ -110,20 +132,41 @@ pub fn markdown(run: &Run) -> String {
     let refused: Vec<_> = run.groups.iter().filter(|g| g.refused.is_some()).collect();
     let _ = writeln!(s, "## Refused schemas ({})\n", refused.len());
     for g in refused {
-        let _ = writeln!(s, "- `{}` — {}: {}", g.file, g.description, g.refused.as_deref().unwrap_or("").replace('\n', " "));
+        let _ = writeln!(
+            s,
+            "- `{}` — {}: {}",
+            g.file,
+            g.description,
+            g.refused.as_deref().unwrap_or("").replace('\n', " ")
+        );
     }
     let d = disagreements(run);
     let _ = writeln!(s, "\n## Cases where the languages disagree ({})\n", d.len());
     for (g, c) in &d {
-        let verdicts: Vec<String> = run.langs.iter().map(|l| format!("{l}: {:?}", run.verdicts[l][*g][*c])).collect();
+        let verdicts: Vec<String> = run
+            .langs
+            .iter()
+            .map(|l| format!("{l}: {:?}", run.verdicts[l][*g][*c]))
+            .collect();
         let _ = writeln!(s, "- `{}` — {}", case_id(run, *g, *c), verdicts.join(", "));
     }
     let _ = writeln!(s, "\n## Failing cases\n");
     for (g, group) in run.groups.iter().enumerate() {
         for c in 0..group.cases.len() {
-            let failing: Vec<&str> = run.langs.iter().filter(|l| !passed(run, l, g, c)).map(String::as_str).collect();
+            let failing: Vec<&str> = run
+                .langs
+                .iter()
+                .filter(|l| !passed(run, l, g, c))
+                .map(String::as_str)
+                .collect();
             if !failing.is_empty() && group.refused.is_none() {
-                let _ = writeln!(s, "- `{}` (expected valid: {}) — {}", case_id(run, g, c), group.cases[c].2, failing.join(", "));
+                let _ = writeln!(
+                    s,
+                    "- `{}` (expected valid: {}) — {}",
+                    case_id(run, g, c),
+                    group.cases[c].2,
+                    failing.join(", ")
+                );
             }
         }
     }

@@ -30,7 +30,9 @@ fn chunks(work: &Path, live: &[usize], sub: &str, budget: u64) -> Vec<Vec<usize>
 
 fn dir_size(p: &Path) -> u64 {
     match std::fs::metadata(p) {
-        Ok(m) if m.is_dir() => std::fs::read_dir(p).map(|d| d.flatten().map(|e| dir_size(&e.path())).sum()).unwrap_or(0),
+        Ok(m) if m.is_dir() => std::fs::read_dir(p)
+            .map(|d| d.flatten().map(|e| dir_size(&e.path())).sum())
+            .unwrap_or(0),
         Ok(m) => m.len(),
         Err(_) => 0,
     }
@@ -39,30 +41,33 @@ fn dir_size(p: &Path) -> u64 {
 /// The file index an error line names (`f12/…`, `…/f12/…`, `…/corpus_f12/…`), if any.
 fn blame(line: &str) -> Option<usize> {
     let bytes = line.as_bytes();
-    (0..bytes.len()).filter(|&k| bytes[k] == b'f' && (k == 0 || matches!(bytes[k - 1], b'/' | b'_'))).find_map(|k| {
-        let digits: String = line[k + 1..].chars().take_while(char::is_ascii_digit).collect();
-        let after = &line[k + 1 + digits.len()..];
-        (!digits.is_empty() && after.starts_with('/')).then(|| digits.parse().ok()).flatten()
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn blame_finds_the_package_in_each_checker_path() {
-        assert_eq!(super::blame("f40/typescript/src/a.ts(32,3): error TS2411: x"), Some(40));
-        assert_eq!(super::blame("py/corpus_f98/avro.py:258: error: y"), Some(98));
-        assert_eq!(super::blame("../../f7/rust/bindings.rs:1:2: error[E0412]: z"), Some(7));
-        assert_eq!(super::blame("src/lib.rs:3:1: error: nothing"), None);
-    }
+    (0..bytes.len())
+        .filter(|&k| bytes[k] == b'f' && (k == 0 || matches!(bytes[k - 1], b'/' | b'_')))
+        .find_map(|k| {
+            let digits: String = line[k + 1..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let after = &line[k + 1 + digits.len()..];
+            (!digits.is_empty() && after.starts_with('/'))
+                .then(|| digits.parse().ok())
+                .flatten()
+        })
 }
 
 /// Charges error lines to packages; returns whether any line was charged.
-fn charge(text: &str, is_error: impl Fn(&str) -> bool, chunk: &[usize], verdicts: &mut Verdicts) -> bool {
+fn charge(
+    text: &str,
+    is_error: impl Fn(&str) -> bool,
+    chunk: &[usize],
+    verdicts: &mut Verdicts,
+) -> bool {
     let mut any = false;
     for line in text.lines().filter(|l| is_error(l)) {
         if let Some(i) = blame(line).filter(|i| chunk.contains(i)) {
-            verdicts.entry(i).or_insert_with(|| Verdict::Fail(line.trim().to_string()));
+            verdicts
+                .entry(i)
+                .or_insert_with(|| Verdict::Fail(line.trim().to_string()));
             any = true;
         }
     }
@@ -71,7 +76,14 @@ fn charge(text: &str, is_error: impl Fn(&str) -> bool, chunk: &[usize], verdicts
 
 fn run(cmd: &mut Command) -> (bool, String) {
     match cmd.output() {
-        Ok(o) => (o.status.success(), format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))),
+        Ok(o) => (
+            o.status.success(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            ),
+        ),
         Err(e) => (false, format!("could not run {cmd:?}: {e}")),
     }
 }
@@ -116,7 +128,9 @@ fn passed(live: &[usize], mut verdicts: Verdicts) -> Verdicts {
 /// among one worker per core (each with its own crate and target directory). A module that fails
 /// is dropped and the rest checked again, so an error that stops rustc early hides no other file.
 pub fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(4);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(4);
     let all = chunks(work, live, "rust", 4_000_000);
     let results: Vec<Result<Verdicts, String>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
@@ -125,7 +139,13 @@ pub fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
                 s.spawn(move || rust_worker(work, w, mine))
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a cargo check worker panicked".into()))).collect()
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a cargo check worker panicked".into()))
+            })
+            .collect()
     });
     let mut verdicts = Verdicts::new();
     for r in results {
@@ -148,14 +168,24 @@ fn rust_worker(work: &Path, w: usize, chunks: Vec<Vec<usize>>) -> Result<Verdict
     }
     let mut verdicts = Verdicts::new();
     for chunk in chunks {
-        until_clean("cargo check", chunk, &mut verdicts, |l| l.contains(": error"), |_| true, |left| {
-            let lib: String = left.iter().map(|i| format!("#[allow(warnings)]\npub mod f{i} {{\n    include!(\"../../f{i}/rust/bindings.rs\");\n}}\n")).collect();
-            std::fs::write(krate.join("src/lib.rs"), lib).map_err(|e| e.to_string())?;
-            Ok(run(Command::new("cargo")
-                .args(["check", "--quiet", "--message-format", "short"])
-                .current_dir(&krate)
-                .env("CARGO_TARGET_DIR", work.join(format!("rust-target-{w}")))))
-        })?;
+        until_clean(
+            "cargo check",
+            chunk,
+            &mut verdicts,
+            |l| l.contains(": error"),
+            |_| true,
+            |left| {
+                let lib: String = left.iter().map(|i| format!("#[allow(warnings)]\npub mod f{i} {{\n    include!(\"../../f{i}/rust/bindings.rs\");\n}}\n")).collect();
+                std::fs::write(krate.join("src/lib.rs"), lib).map_err(|e| e.to_string())?;
+                Ok(run(Command::new("cargo")
+                    .args(["check", "--quiet", "--message-format", "short"])
+                    .current_dir(&krate)
+                    .env(
+                        "CARGO_TARGET_DIR",
+                        work.join(format!("rust-target-{w}")),
+                    )))
+            },
+        )?;
     }
     Ok(verdicts)
 }
@@ -164,22 +194,41 @@ fn rust_worker(work: &Path, w: usize, chunks: Vec<Vec<usize>>) -> Result<Verdict
 /// reports only syntax errors when there are any: after those the rest is checked again.
 pub fn typescript(work: &Path, live: &[usize], tsc: &Path) -> Result<Verdicts, String> {
     if !tsc.exists() {
-        return Err(format!("{} not found: run `npm ci` in tests/typescript", tsc.display()));
+        return Err(format!(
+            "{} not found: run `npm ci` in tests/typescript",
+            tsc.display()
+        ));
     }
     let mut verdicts = Verdicts::new();
-    for (n, chunk) in chunks(work, live, "typescript/src", 25_000_000).into_iter().enumerate() {
+    for (n, chunk) in chunks(work, live, "typescript/src", 25_000_000)
+        .into_iter()
+        .enumerate()
+    {
         let path = work.join(format!("tsconfig.{n}.json"));
         // Only syntax errors (TS1xxx) stop tsc before the type errors of other packages.
         let syntax = |out: &str| out.contains("error TS1");
-        until_clean("tsc", chunk, &mut verdicts, |l| l.contains("error TS"), syntax, |left| {
-            let include: Vec<String> = left.iter().map(|i| format!("\"f{i}/typescript/src\"")).collect();
-            let config = format!(
+        until_clean(
+            "tsc",
+            chunk,
+            &mut verdicts,
+            |l| l.contains("error TS"),
+            syntax,
+            |left| {
+                let include: Vec<String> = left
+                    .iter()
+                    .map(|i| format!("\"f{i}/typescript/src\""))
+                    .collect();
+                let config = format!(
                 "{{\"compilerOptions\": {{\"target\": \"ES2022\", \"module\": \"NodeNext\", \"moduleResolution\": \"NodeNext\", \"lib\": [\"ES2022\"], \"strict\": true, \"noUncheckedIndexedAccess\": true, \"exactOptionalPropertyTypes\": true, \"noImplicitOverride\": true, \"skipLibCheck\": true, \"noEmit\": true, \"types\": []}}, \"include\": [{}]}}",
                 include.join(", ")
             );
-            std::fs::write(&path, config).map_err(|e| e.to_string())?;
-            Ok(run(Command::new(tsc).arg("-p").arg(&path).current_dir(work)))
-        })?;
+                std::fs::write(&path, config).map_err(|e| e.to_string())?;
+                Ok(run(Command::new(tsc)
+                    .arg("-p")
+                    .arg(&path)
+                    .current_dir(work)))
+            },
+        )?;
     }
     Ok(passed(live, verdicts))
 }
@@ -214,12 +263,22 @@ pub fn python(work: &Path, live: &[usize], python: &Path) -> Result<(Verdicts, V
         let mut left: Vec<usize> = chunk.clone();
         while !left.is_empty() {
             eprintln!("python imports: {} package(s)", left.len());
-            let (_, out) = run(Command::new(python).arg(&driver).args(left.iter().map(|i| format!("corpus_f{i}"))).env("PYTHONPATH", &lib));
+            let (_, out) = run(Command::new(python)
+                .arg(&driver)
+                .args(left.iter().map(|i| format!("corpus_f{i}")))
+                .env("PYTHONPATH", &lib));
             let mut last = None;
             for line in out.lines() {
                 let mut parts = line.splitn(3, ' ');
-                let (Some(kind), Some(name)) = (parts.next(), parts.next()) else { continue };
-                let Some(i) = name.strip_prefix("corpus_f").and_then(|n| n.parse::<usize>().ok()) else { continue };
+                let (Some(kind), Some(name)) = (parts.next(), parts.next()) else {
+                    continue;
+                };
+                let Some(i) = name
+                    .strip_prefix("corpus_f")
+                    .and_then(|n| n.parse::<usize>().ok())
+                else {
+                    continue;
+                };
                 match kind {
                     "start" => last = Some(i),
                     "ok" => {
@@ -232,7 +291,13 @@ pub fn python(work: &Path, live: &[usize], python: &Path) -> Result<(Verdicts, V
                 }
             }
             if let Some(i) = last.filter(|i| !imports.contains_key(i)) {
-                imports.insert(i, Verdict::Fail(format!("the interpreter died: {}", out.lines().last().unwrap_or(""))));
+                imports.insert(
+                    i,
+                    Verdict::Fail(format!(
+                        "the interpreter died: {}",
+                        out.lines().last().unwrap_or("")
+                    )),
+                );
             }
             let before = left.len();
             left.retain(|i| !imports.contains_key(i));
@@ -241,20 +306,43 @@ pub fn python(work: &Path, live: &[usize], python: &Path) -> Result<(Verdicts, V
             }
         }
     }
-    let importable: Vec<usize> = live.iter().copied().filter(|i| imports.get(i) == Some(&Verdict::Pass)).collect();
+    let importable: Vec<usize> = live
+        .iter()
+        .copied()
+        .filter(|i| imports.get(i) == Some(&Verdict::Pass))
+        .collect();
     let mut mypy = Verdicts::new();
     let cache = work.join("mypy-cache");
     for chunk in chunks(work, &importable, "python/src", 12_000_000) {
         // A blocking error (a syntax error, say) stops mypy before the other packages.
-        let blocked = |out: &str| out.lines().any(|l| l.contains("[syntax]") || l.contains("errors prevented further checking"));
-        until_clean("mypy --strict", chunk, &mut mypy, |l| l.contains(": error:"), blocked, |left| {
-            let mut cmd = Command::new(python);
-            cmd.args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"]).arg(&cache).env("MYPYPATH", &lib).current_dir(work);
-            for i in left {
-                cmd.arg("-p").arg(format!("corpus_f{i}"));
-            }
-            Ok(run(&mut cmd))
-        })?;
+        let blocked = |out: &str| {
+            out.lines()
+                .any(|l| l.contains("[syntax]") || l.contains("errors prevented further checking"))
+        };
+        until_clean(
+            "mypy --strict",
+            chunk,
+            &mut mypy,
+            |l| l.contains(": error:"),
+            blocked,
+            |left| {
+                let mut cmd = Command::new(python);
+                cmd.args([
+                    "-m",
+                    "mypy",
+                    "--strict",
+                    "--no-error-summary",
+                    "--cache-dir",
+                ])
+                .arg(&cache)
+                .env("MYPYPATH", &lib)
+                .current_dir(work);
+                for i in left {
+                    cmd.arg("-p").arg(format!("corpus_f{i}"));
+                }
+                Ok(run(&mut cmd))
+            },
+        )?;
     }
     Ok((imports, passed(&importable, mypy)))
 }
@@ -279,4 +367,24 @@ fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
         Ok(())
     }
     copy(target, link)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn blame_finds_the_package_in_each_checker_path() {
+        assert_eq!(
+            super::blame("f40/typescript/src/a.ts(32,3): error TS2411: x"),
+            Some(40)
+        );
+        assert_eq!(
+            super::blame("py/corpus_f98/avro.py:258: error: y"),
+            Some(98)
+        );
+        assert_eq!(
+            super::blame("../../f7/rust/bindings.rs:1:2: error[E0412]: z"),
+            Some(7)
+        );
+        assert_eq!(super::blame("src/lib.rs:3:1: error: nothing"), None);
+    }
 }

@@ -49,16 +49,35 @@ impl Row {
 }
 
 /// The `*.json` files of `dir`, sorted; with `every`, every n-th plus the `largest` biggest.
-pub fn select(dir: &Path, every: Option<usize>, largest: usize, only: &[String]) -> std::io::Result<Vec<PathBuf>> {
+pub fn select(
+    dir: &Path,
+    every: Option<usize>,
+    largest: usize,
+    only: &[String],
+) -> std::io::Result<Vec<PathBuf>> {
     let mut all: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     all.sort();
     if !only.is_empty() {
-        let chosen: Vec<PathBuf> = all.iter().filter(|p| only.iter().any(|o| p.file_name().is_some_and(|n| n == o.as_str()))).cloned().collect();
-        if let Some(missing) = only.iter().find(|o| !chosen.iter().any(|p| p.file_name().is_some_and(|n| n == o.as_str()))) {
-            return Err(std::io::Error::new(std::io::ErrorKind::NotFound, format!("{missing} is not in {}", dir.display())));
+        let chosen: Vec<PathBuf> = all
+            .iter()
+            .filter(|p| {
+                only.iter()
+                    .any(|o| p.file_name().is_some_and(|n| n == o.as_str()))
+            })
+            .cloned()
+            .collect();
+        if let Some(missing) = only.iter().find(|o| {
+            !chosen
+                .iter()
+                .any(|p| p.file_name().is_some_and(|n| n == o.as_str()))
+        }) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("{missing} is not in {}", dir.display()),
+            ));
         }
         return Ok(chosen);
     }
@@ -85,7 +104,15 @@ pub fn generate(exe: &Path, file: &Path, out: &Path, index: usize, langs: &str) 
         Err(e) => return Outcome::Refused(format!("cannot write {}: {e}", log_path.display())),
     };
     let child = Command::new(exe)
-        .args(["generate", "--single-file", "--lang", langs, "--package-name", &format!("corpus-f{index}"), "--out"])
+        .args([
+            "generate",
+            "--single-file",
+            "--lang",
+            langs,
+            "--package-name",
+            &format!("corpus-f{index}"),
+            "--out",
+        ])
         .arg(out)
         .arg(file)
         .stdout(Stdio::null())
@@ -100,11 +127,21 @@ pub fn generate(exe: &Path, file: &Path, out: &Path, index: usize, langs: &str) 
         match child.try_wait() {
             Ok(Some(status)) => {
                 let err = std::fs::read_to_string(&log_path).unwrap_or_default();
-                let last = err.lines().rev().find(|l| l.starts_with("error")).unwrap_or("").to_string();
+                let last = err
+                    .lines()
+                    .rev()
+                    .find(|l| l.starts_with("error"))
+                    .unwrap_or("")
+                    .to_string();
                 return match status.code() {
                     Some(0) => Outcome::Generated,
                     Some(2) => Outcome::Refused(last),
-                    _ => Outcome::Panicked(err.lines().find(|l| l.contains("panicked")).unwrap_or(&err).to_string()),
+                    _ => Outcome::Panicked(
+                        err.lines()
+                            .find(|l| l.contains("panicked"))
+                            .unwrap_or(&err)
+                            .to_string(),
+                    ),
                 };
             }
             Ok(None) if start.elapsed() > LIMIT => {
@@ -121,21 +158,33 @@ pub fn generate(exe: &Path, file: &Path, out: &Path, index: usize, langs: &str) 
 /// Counts the file's definitions and those whose Rust type the generated file declares.
 pub fn definitions_emitted(file: &Path, rust: &Path) -> (usize, usize) {
     let mut config = Config::new();
-    config.schema_files(vec![file.to_path_buf()]).languages(&[Lang::Rust]);
-    let (Ok(ir), Ok(text)) = (config.ir(), std::fs::read_to_string(rust)) else { return (0, 0) };
+    config
+        .schema_files(vec![file.to_path_buf()])
+        .languages(&[Lang::Rust]);
+    let (Ok(ir), Ok(text)) = (config.ir(), std::fs::read_to_string(rust)) else {
+        return (0, 0);
+    };
     let names = ctxgen::ir::names::type_names(Lang::Rust, &ir);
-    let Some(module) = ir.modules.first() else { return (0, 0) };
+    let Some(module) = ir.modules.first() else {
+        return (0, 0);
+    };
     let mut total = 0;
     let mut emitted = 0;
     for id in &module.types {
         let p = &ir.types[*id].origin.pointer;
-        let is_definition = ["/$defs/", "/definitions/"].iter().any(|k| p.strip_prefix(k).is_some_and(|rest| !rest.contains('/')));
+        let is_definition = ["/$defs/", "/definitions/"]
+            .iter()
+            .any(|k| p.strip_prefix(k).is_some_and(|rest| !rest.contains('/')));
         if !is_definition {
             continue;
         }
         total += 1;
         let name = &names[*id];
-        let declared = |k: &str| [" ", "<", "(", ";"].iter().any(|end| text.contains(&format!("pub {k} {name}{end}")));
+        let declared = |k: &str| {
+            [" ", "<", "(", ";"]
+                .iter()
+                .any(|end| text.contains(&format!("pub {k} {name}{end}")))
+        };
         if ["struct", "enum", "type"].iter().any(|k| declared(k)) {
             emitted += 1;
         }

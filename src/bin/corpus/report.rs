@@ -17,11 +17,25 @@ pub const CHECKS: &[(&str, &str)] = &[
 pub fn markdown(dir: &Path, rows: &[Row], checked: &[&str]) -> String {
     let total = rows.len();
     let generated = rows.iter().filter(|r| r.generated()).count();
-    let pct = |n: usize| if total == 0 { 0.0 } else { 100.0 * n as f64 / total as f64 };
+    let pct = |n: usize| {
+        if total == 0 {
+            0.0
+        } else {
+            100.0 * n as f64 / total as f64
+        }
+    };
     let mut s = String::new();
     let _ = writeln!(s, "# SchemaStore corpus run\n");
-    let _ = writeln!(s, "Written by `ctxgen-corpus` over the {total} files of `{}`: each file generated on its own", dir.display());
-    let _ = writeln!(s, "(all three languages, {} s limit), then each language checked in batches.\n", super::LIMIT.as_secs());
+    let _ = writeln!(
+        s,
+        "Written by `ctxgen-corpus` over the {total} files of `{}`: each file generated on its own",
+        dir.display()
+    );
+    let _ = writeln!(
+        s,
+        "(all three languages, {} s limit), then each language checked in batches.\n",
+        super::LIMIT.as_secs()
+    );
     let _ = writeln!(s, "| | files | share of all |\n|---|---:|---:|");
     let _ = writeln!(s, "| schemas | {total} | 100.0% |");
     let _ = writeln!(s, "| generated | {generated} | {:.1}% |", pct(generated));
@@ -34,13 +48,31 @@ pub fn markdown(dir: &Path, rows: &[Row], checked: &[&str]) -> String {
         }
     }
     if checked.len() == CHECKS.len() {
-        let n = rows.iter().filter(|r| CHECKS.iter().all(|(k, _)| r.passes(k))).count();
+        let n = rows
+            .iter()
+            .filter(|r| CHECKS.iter().all(|(k, _)| r.passes(k)))
+            .count();
         let _ = writeln!(s, "| all three languages | {n} | {:.1}% |", pct(n));
     }
-    let panics = rows.iter().filter(|r| matches!(r.outcome, Outcome::Panicked(_))).count();
-    let timeouts = rows.iter().filter(|r| matches!(r.outcome, Outcome::TimedOut)).count();
-    let _ = writeln!(s, "| panics | {panics} | |\n| over {} s | {timeouts} | |\n", super::LIMIT.as_secs());
-    let (defs, emitted) = rows.iter().filter(|r| r.generated()).fold((0, 0), |(a, b), r| (a + r.definitions.0, b + r.definitions.1));
+    let panics = rows
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::Panicked(_)))
+        .count();
+    let timeouts = rows
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::TimedOut))
+        .count();
+    let _ = writeln!(
+        s,
+        "| panics | {panics} | |\n| over {} s | {timeouts} | |\n",
+        super::LIMIT.as_secs()
+    );
+    let (defs, emitted) = rows
+        .iter()
+        .filter(|r| r.generated())
+        .fold((0, 0), |(a, b), r| {
+            (a + r.definitions.0, b + r.definitions.1)
+        });
     let _ = writeln!(s, "Definitions (`$defs`, `definitions`) of the generated files: {defs}; declared as a Rust type: {emitted}.\n");
     let mut times: Vec<f64> = rows.iter().map(|r| r.time.as_secs_f64()).collect();
     times.sort_by(f64::total_cmp);
@@ -63,23 +95,41 @@ pub fn markdown(dir: &Path, rows: &[Row], checked: &[&str]) -> String {
         }
     }
     if !reasons.is_empty() {
-        let _ = writeln!(s, "## Refused, by reason\n\n| reason | files | example |\n|---|---:|---|");
+        let _ = writeln!(
+            s,
+            "## Refused, by reason\n\n| reason | files | example |\n|---|---:|---|"
+        );
         for (reason, list) in &reasons {
             let example = match &list[0].outcome {
                 Outcome::Refused(m) => cell(m),
                 _ => String::new(),
             };
-            let _ = writeln!(s, "| {reason} | {} | `{}`: {example} |", list.len(), list[0].file);
+            let _ = writeln!(
+                s,
+                "| {reason} | {} | `{}`: {example} |",
+                list.len(),
+                list[0].file
+            );
         }
-        let names: Vec<String> = reasons.values().flatten().map(|r| format!("`{}`", r.file)).collect();
+        let names: Vec<String> = reasons
+            .values()
+            .flatten()
+            .map(|r| format!("`{}`", r.file))
+            .collect();
         let _ = writeln!(s, "\nRefused files: {}.\n", names.join(", "));
     }
     for (key, label) in CHECKS {
-        let failed: Vec<&Row> = rows.iter().filter(|r| matches!(r.verdicts.get(key), Some(Verdict::Fail(_)))).collect();
+        let failed: Vec<&Row> = rows
+            .iter()
+            .filter(|r| matches!(r.verdicts.get(key), Some(Verdict::Fail(_))))
+            .collect();
         if failed.is_empty() {
             continue;
         }
-        let _ = writeln!(s, "## Generated, but not: {label}\n\n| file | first error |\n|---|---|");
+        let _ = writeln!(
+            s,
+            "## Generated, but not: {label}\n\n| file | first error |\n|---|---|"
+        );
         for r in failed {
             if let Some(Verdict::Fail(m)) = r.verdicts.get(key) {
                 let _ = writeln!(s, "| `{}` | {} |", r.file, cell(m));
@@ -114,7 +164,10 @@ fn classify(msg: &str) -> String {
     let m = msg.to_lowercase();
     let table = [
         ("malformed json", "malformed JSON"),
-        ("remote", "remote $ref to a document that is not in the corpus"),
+        (
+            "remote",
+            "remote $ref to a document that is not in the corpus",
+        ),
         ("climbs out", "$ref outside the schema root"),
         ("does not exist", "$ref to a missing location"),
         ("no anchor", "$ref to a missing anchor"),
@@ -124,5 +177,8 @@ fn classify(msg: &str) -> String {
         ("nests too deeply", "schema nested too deeply"),
         ("cannot be compiled", "unusable pattern"),
     ];
-    table.iter().find(|(k, _)| m.contains(k)).map_or_else(|| "other".to_string(), |(_, v)| v.to_string())
+    table
+        .iter()
+        .find(|(k, _)| m.contains(k))
+        .map_or_else(|| "other".to_string(), |(_, v)| v.to_string())
 }

@@ -36,12 +36,19 @@ struct Row {
 impl Row {
     /// Whether the row's test of `property` admits `value`.
     fn admits(&self, property: &str, value: &str) -> bool {
-        self.tests.iter().any(|(p, values)| p == property && values.iter().any(|x| x.as_str() == Some(value)))
+        self.tests
+            .iter()
+            .any(|(p, values)| p == property && values.iter().any(|x| x.as_str() == Some(value)))
     }
 
     /// Whether the row tests `property` only for strings in `values`.
     fn within(&self, property: &str, values: &[String]) -> bool {
-        self.tests.iter().any(|(p, xs)| p == property && xs.iter().all(|x| x.as_str().is_some_and(|x| values.iter().any(|v| v == x))))
+        self.tests.iter().any(|(p, xs)| {
+            p == property
+                && xs
+                    .iter()
+                    .all(|x| x.as_str().is_some_and(|x| values.iter().any(|v| v == x)))
+        })
     }
 }
 
@@ -57,27 +64,57 @@ type Plan = Vec<(String, Source, bool)>;
 
 impl TypeBuilder<'_, '_> {
     /// The union an `if`/`then` table describes, if the object at `loc` is one.
-    pub(super) fn table_union(&mut self, id: TypeId, loc: &Loc, name: &str, module: usize) -> Result<Option<Union>> {
-        let Some(rows) = self.rows(loc) else { return Ok(None) };
+    pub(super) fn table_union(
+        &mut self,
+        id: TypeId,
+        loc: &Loc,
+        name: &str,
+        module: usize,
+    ) -> Result<Option<Union>> {
+        let Some(rows) = self.rows(loc) else {
+            return Ok(None);
+        };
         let mut props = Vec::new();
         let mut required = Vec::new();
         self.collect_props(loc, &mut props, &mut required, &mut Vec::new())?;
         // The tag: tested by every row, required, an enum of strings.
         let first = rows[0].tests[0].0.clone();
-        let tag = rows[0].tests.iter().map(|(p, _)| p.clone()).find(|p| rows.iter().all(|r| r.tests.iter().any(|(q, _)| q == p)));
-        let Some(tag) = tag.or(Some(first)) else { return Ok(None) };
-        let Some(values) = self.string_enum(props.iter().find(|(p, _)| *p == tag).map(|(_, l)| l.clone()))? else { return Ok(None) };
+        let tag = rows[0]
+            .tests
+            .iter()
+            .map(|(p, _)| p.clone())
+            .find(|p| rows.iter().all(|r| r.tests.iter().any(|(q, _)| q == p)));
+        let Some(tag) = tag.or(Some(first)) else {
+            return Ok(None);
+        };
+        let Some(values) = self.string_enum(
+            props
+                .iter()
+                .find(|(p, _)| *p == tag)
+                .map(|(_, l)| l.clone()),
+        )?
+        else {
+            return Ok(None);
+        };
         if !required.contains(&tag) || !rows.iter().all(|r| r.within(&tag, &values)) {
             return Ok(None);
         }
         // At most one second property, the same in every row that tests two.
-        let seconds: Vec<&String> = rows.iter().flat_map(|r| r.tests.iter().map(|(p, _)| p)).filter(|p| **p != tag).collect();
+        let seconds: Vec<&String> = rows
+            .iter()
+            .flat_map(|r| r.tests.iter().map(|(p, _)| p))
+            .filter(|p| **p != tag)
+            .collect();
         if seconds.windows(2).any(|w| w[0] != w[1]) || rows.iter().any(|r| r.tests.len() > 2) {
             return Ok(None);
         }
         let second = seconds.first().map(|s| s.to_string());
         // Every tested property is required, by its `if` or by the object.
-        if rows.iter().any(|r| r.tests.iter().any(|(p, _)| !r.required.contains(p) && !required.contains(p))) {
+        if rows.iter().any(|r| {
+            r.tests
+                .iter()
+                .any(|(p, _)| !r.required.contains(p) && !required.contains(p))
+        }) {
             return Ok(None);
         }
         // Only a table whose `then`s give some property another type pairs values with payloads;
@@ -92,7 +129,10 @@ impl TypeBuilder<'_, '_> {
         if !refines {
             return Ok(None);
         }
-        let base: Plan = props.iter().map(|(p, l)| (p.clone(), Source::Schema(l.clone()), required.contains(p))).collect();
+        let base: Plan = props
+            .iter()
+            .map(|(p, l)| (p.clone(), Source::Schema(l.clone()), required.contains(p)))
+            .collect();
         let (deny_unknown, extra) = self.unknown_policy(loc, name, module)?;
         let mut variants = Vec::new();
         for v in &values {
@@ -103,19 +143,39 @@ impl TypeBuilder<'_, '_> {
             }
             tag_value(&mut plan, &tag, v);
             let raw = format!("{name} {v}");
-            let deeper: Vec<&Row> = rows.iter().filter(of_value).filter(|r| r.tests.len() == 2).collect();
-            let origin = rows.iter().find(of_value).map_or_else(|| TypeBuilder::at(loc, &["properties", &tag]), |r| r.then.clone());
+            let deeper: Vec<&Row> = rows
+                .iter()
+                .filter(of_value)
+                .filter(|r| r.tests.len() == 2)
+                .collect();
+            let origin = rows.iter().find(of_value).map_or_else(
+                || TypeBuilder::at(loc, &["properties", &tag]),
+                |r| r.then.clone(),
+            );
             let ty = match (&second, deeper.is_empty()) {
                 (_, true) | (None, _) => {
                     let tests = [(tag.as_str(), v.as_str())];
-                    self.variant_struct((loc, name), &raw, module, &origin, &plan, &tests, (deny_unknown, extra.clone()))?
+                    self.variant_struct(
+                        (loc, name),
+                        &raw,
+                        module,
+                        &origin,
+                        &plan,
+                        &tests,
+                        (deny_unknown, extra.clone()),
+                    )?
                 }
                 (Some(second), false) => {
-                    let sub_schema = plan.iter().find(|(p, _, req)| p == second && *req).and_then(|(_, s, _)| match s {
-                        Source::Schema(l) => Some(l.clone()),
-                        Source::Tag(..) => None,
-                    });
-                    let Some(sub_values) = self.string_enum(sub_schema)? else { return Ok(None) };
+                    let sub_schema = plan
+                        .iter()
+                        .find(|(p, _, req)| p == second && *req)
+                        .and_then(|(_, s, _)| match s {
+                            Source::Schema(l) => Some(l.clone()),
+                            Source::Tag(..) => None,
+                        });
+                    let Some(sub_values) = self.string_enum(sub_schema)? else {
+                        return Ok(None);
+                    };
                     if !deeper.iter().all(|r| r.within(second, &sub_values)) {
                         return Ok(None);
                     }
@@ -127,14 +187,40 @@ impl TypeBuilder<'_, '_> {
                         }
                         tag_value(&mut sub_plan, second, w);
                         let tests = [(tag.as_str(), v.as_str()), (second.as_str(), w.as_str())];
-                        let ty = self.variant_struct((loc, name), &format!("{raw} {w}"), module, &origin, &sub_plan, &tests, (deny_unknown, extra.clone()))?;
-                        inner.push(Variant { raw_name: w.clone(), ty, tag_values: vec![w.clone()] });
+                        let ty = self.variant_struct(
+                            (loc, name),
+                            &format!("{raw} {w}"),
+                            module,
+                            &origin,
+                            &sub_plan,
+                            &tests,
+                            (deny_unknown, extra.clone()),
+                        )?;
+                        inner.push(Variant {
+                            raw_name: w.clone(),
+                            ty,
+                            tag_values: vec![w.clone()],
+                        });
                     }
                     let members: Vec<Ty> = inner.iter().map(|v| v.ty.clone()).collect();
-                    let union = Union { tags: vec![second.clone()], variants: inner, within: Some((tag.clone(), v.clone())) };
+                    let union = Union {
+                        tags: vec![second.clone()],
+                        variants: inner,
+                        within: Some((tag.clone(), v.clone())),
+                    };
                     let tests = [(tag.as_str(), v.as_str())];
-                    let doc = format!("The `{name}` variants whose `{tag}` is `{v}`, told apart by `{second}`.");
-                    let union_id = self.synthetic(loc, &raw, module, &origin, &tests, doc, TypeKind::Union(union));
+                    let doc = format!(
+                        "The `{name}` variants whose `{tag}` is `{v}`, told apart by `{second}`."
+                    );
+                    let union_id = self.synthetic(
+                        loc,
+                        &raw,
+                        module,
+                        &origin,
+                        &tests,
+                        doc,
+                        TypeKind::Union(union),
+                    );
                     for m in members {
                         if let Ty::Named(m) = m {
                             self.types[m].variant_of = Some(union_id);
@@ -146,9 +232,17 @@ impl TypeBuilder<'_, '_> {
             if let Ty::Named(member) = ty {
                 self.types[member].variant_of = Some(id);
             }
-            variants.push(Variant { raw_name: v.clone(), ty, tag_values: vec![v.clone()] });
+            variants.push(Variant {
+                raw_name: v.clone(),
+                ty,
+                tag_values: vec![v.clone()],
+            });
         }
-        Ok(Some(Union { tags: vec![tag], variants, within: None }))
+        Ok(Some(Union {
+            tags: vec![tag],
+            variants,
+            within: None,
+        }))
     }
 
     /// The table's rows, when every `if` of the object's `allOf` tests only the `const` or
@@ -162,14 +256,24 @@ impl TypeBuilder<'_, '_> {
         for (i, member) in obj.get("allOf")?.as_array()?.iter().enumerate() {
             let m = member.as_object()?;
             let Some(cond) = m.get("if") else { continue };
-            if m.contains_key("else") || !m.get("then").is_some_and(Value::is_object) || m.keys().any(|k| !["if", "then", "description", "$comment"].contains(&k.as_str())) {
+            if m.contains_key("else")
+                || !m.get("then").is_some_and(Value::is_object)
+                || m.keys()
+                    .any(|k| !["if", "then", "description", "$comment"].contains(&k.as_str()))
+            {
                 return None;
             }
             let cond = cond.as_object()?;
-            if cond.keys().any(|k| !["properties", "required", "type", "description", "$comment"].contains(&k.as_str())) {
+            if cond.keys().any(|k| {
+                !["properties", "required", "type", "description", "$comment"].contains(&k.as_str())
+            }) {
                 return None;
             }
-            let required: Vec<&str> = cond.get("required").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            let required: Vec<&str> = cond
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
             let mut tests = Vec::new();
             for (p, s) in cond.get("properties")?.as_object()? {
                 let s: &Map<String, Value> = s.as_object()?;
@@ -178,7 +282,9 @@ impl TypeBuilder<'_, '_> {
                     (None, Some(Value::Array(e))) if !e.is_empty() => e.clone(),
                     _ => return None,
                 };
-                let plain = s.keys().all(|k| ["const", "enum", "description", "$comment"].contains(&k.as_str()));
+                let plain = s
+                    .keys()
+                    .all(|k| ["const", "enum", "description", "$comment"].contains(&k.as_str()));
                 if !plain || !values.iter().all(|v| v.is_string() || v.is_null()) {
                     return None;
                 }
@@ -188,11 +294,22 @@ impl TypeBuilder<'_, '_> {
                 return None;
             }
             let then = TypeBuilder::at(loc, &["allOf", &i.to_string(), "then"]);
-            let required = tests.iter().map(|(p, _)| p.clone()).filter(|p| required.contains(&p.as_str())).collect();
-            rows.push(Row { tests, then, required });
+            let required = tests
+                .iter()
+                .map(|(p, _)| p.clone())
+                .filter(|p| required.contains(&p.as_str()))
+                .collect();
+            rows.push(Row {
+                tests,
+                then,
+                required,
+            });
         }
         // Rows list the tag first; order the tests of two-test rows the same way.
-        let tag = rows.iter().find(|r| r.tests.len() == 1).map(|r| r.tests[0].0.clone());
+        let tag = rows
+            .iter()
+            .find(|r| r.tests.len() == 1)
+            .map(|r| r.tests[0].0.clone());
         if let Some(tag) = tag {
             for r in &mut rows {
                 r.tests.sort_by_key(|(p, _)| *p != tag);
@@ -213,8 +330,15 @@ impl TypeBuilder<'_, '_> {
 
     /// The properties a `then` gives schemas for.
     fn then_properties(&self, then: &Loc) -> Vec<(String, Loc)> {
-        let props = self.obj(then).and_then(|o| o.get("properties")).and_then(Value::as_object);
-        props.into_iter().flatten().map(|(p, _)| (p.clone(), TypeBuilder::at(then, &["properties", p]))).collect()
+        let props = self
+            .obj(then)
+            .and_then(|o| o.get("properties"))
+            .and_then(Value::as_object);
+        props
+            .into_iter()
+            .flatten()
+            .map(|(p, _)| (p.clone(), TypeBuilder::at(then, &["properties", p])))
+            .collect()
     }
 
     /// Whether the schema at `then` gives a property another type than its `base` schema (a
@@ -249,10 +373,21 @@ impl TypeBuilder<'_, '_> {
         if let Some(props) = obj.get("properties").and_then(Value::as_object) {
             for p in props.keys() {
                 let req = plan.iter().any(|(q, _, r)| q == p && *r);
-                set(plan, p, Source::Schema(TypeBuilder::at(then, &["properties", p])), req);
+                set(
+                    plan,
+                    p,
+                    Source::Schema(TypeBuilder::at(then, &["properties", p])),
+                    req,
+                );
             }
         }
-        for r in obj.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+        for r in obj
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
             if let Some(entry) = plan.iter_mut().find(|(q, _, _)| q == r) {
                 entry.2 = true;
             }
@@ -261,39 +396,88 @@ impl TypeBuilder<'_, '_> {
 
     /// A struct for one variant.
     #[allow(clippy::too_many_arguments)]
-    fn variant_struct(&mut self, (loc, owner): (&Loc, &str), raw: &str, module: usize, origin: &Loc, plan: &Plan, tests: &[(&str, &str)], policy: (bool, Option<Ty>)) -> Result<Ty> {
+    fn variant_struct(
+        &mut self,
+        (loc, owner): (&Loc, &str),
+        raw: &str,
+        module: usize,
+        origin: &Loc,
+        plan: &Plan,
+        tests: &[(&str, &str)],
+        policy: (bool, Option<Ty>),
+    ) -> Result<Ty> {
         let mut fields = Vec::new();
         for (wire, source, required) in plan {
             fields.push(match source {
                 Source::Schema(l) => self.field(wire.clone(), l, *required, raw, module)?,
                 Source::Tag(v, narrowed) => {
-                    let doc = narrowed.as_ref().and_then(|l| self.doc_and_annotations(l).0).or_else(|| self.tag_doc(loc, wire));
-                    Field { wire: wire.clone(), doc, ty: Ty::Literal(v.clone()), required: true, default: None, annotations: Vec::new() }
+                    let doc = narrowed
+                        .as_ref()
+                        .and_then(|l| self.doc_and_annotations(l).0)
+                        .or_else(|| self.tag_doc(loc, wire));
+                    Field {
+                        wire: wire.clone(),
+                        doc,
+                        ty: Ty::Literal(v.clone()),
+                        required: true,
+                        default: None,
+                        annotations: Vec::new(),
+                    }
                 }
             });
         }
-        let values: Vec<String> = tests.iter().map(|(p, v)| format!("`{p}` is `{v}`")).collect();
+        let values: Vec<String> = tests
+            .iter()
+            .map(|(p, v)| format!("`{p}` is `{v}`"))
+            .collect();
         let doc = format!("The `{owner}` variant whose {}.", values.join(" and "));
-        let kind = TypeKind::Struct(Struct { fields, deny_unknown: policy.0, extra: policy.1 });
-        Ok(Ty::Named(self.synthetic(loc, raw, module, origin, tests, doc, kind)))
+        let kind = TypeKind::Struct(Struct {
+            fields,
+            deny_unknown: policy.0,
+            extra: policy.1,
+        });
+        Ok(Ty::Named(
+            self.synthetic(loc, raw, module, origin, tests, doc, kind),
+        ))
     }
 
     /// The description of the tag property in the table's own `properties`.
     fn tag_doc(&self, loc: &Loc, wire: &str) -> Option<String> {
         let at = TypeBuilder::at(loc, &["properties", wire]);
-        self.obj(&at).and_then(|o| o.get("description")).and_then(Value::as_str).map(str::to_string)
+        self.obj(&at)
+            .and_then(|o| o.get("description"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
     }
 
     /// Registers a type built from a table rather than found at one location; it validates as
     /// the table's schema with the tag properties fixed to `tests`.
     #[allow(clippy::too_many_arguments)]
-    fn synthetic(&mut self, loc: &Loc, raw: &str, module: usize, origin: &Loc, tests: &[(&str, &str)], doc: String, kind: TypeKind) -> TypeId {
+    fn synthetic(
+        &mut self,
+        loc: &Loc,
+        raw: &str,
+        module: usize,
+        origin: &Loc,
+        tests: &[(&str, &str)],
+        doc: String,
+        kind: TypeKind,
+    ) -> TypeId {
         let uri = self.comp.set().uri_of(loc);
-        let props: Map<String, Value> = tests.iter().map(|(p, v)| (p.to_string(), json!({ "const": v }))).collect();
+        let props: Map<String, Value> = tests
+            .iter()
+            .map(|(p, v)| (p.to_string(), json!({ "const": v })))
+            .collect();
         let required: Vec<&str> = tests.iter().map(|(p, _)| *p).collect();
         let schema = json!({ "$ref": uri, "properties": props, "required": required });
-        let doc_id = self.comp.set_mut().add_synthetic(&format!("variant {raw}"), schema);
-        let node = self.comp.node(Loc { doc: doc_id, pointer: String::new() });
+        let doc_id = self
+            .comp
+            .set_mut()
+            .add_synthetic(&format!("variant {raw}"), schema);
+        let node = self.comp.node(Loc {
+            doc: doc_id,
+            pointer: String::new(),
+        });
         let id = self.types.len();
         self.types.push(TypeDef {
             raw_name: raw.to_string(),
@@ -312,10 +496,13 @@ impl TypeBuilder<'_, '_> {
 
 /// Fixes a tag property to `value`, keeping the schema it narrows for the field's doc.
 fn tag_value(plan: &mut Plan, wire: &str, value: &str) {
-    let narrowed = plan.iter().find(|(w, _, _)| w == wire).and_then(|(_, s, _)| match s {
-        Source::Schema(l) => Some(l.clone()),
-        Source::Tag(_, l) => l.clone(),
-    });
+    let narrowed = plan
+        .iter()
+        .find(|(w, _, _)| w == wire)
+        .and_then(|(_, s, _)| match s {
+            Source::Schema(l) => Some(l.clone()),
+            Source::Tag(_, l) => l.clone(),
+        });
     set(plan, wire, Source::Tag(value.to_string(), narrowed), true);
 }
 
