@@ -57,6 +57,8 @@ fn make_static(id: String, literal: String, kind: &str, func: &str) -> Static {
 #[template(path = "rust/validators.rs.j2", escape = "none")]
 struct ValidatorsTemplate<'a> {
     header: &'a str,
+    /// The runtime items the module uses, for its `use` line.
+    imports: String,
     patterns: Vec<Static>,
     constants: Vec<Static>,
     nodes: Vec<NodeCtx>,
@@ -336,20 +338,73 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
             calls,
         });
     }
-    let patterns = ir
+    let patterns: Vec<Static> = ir
         .program
         .patterns
         .iter()
         .enumerate()
         .map(|(i, pat)| make_static(i.to_string(), raw_literal(&pat.source), "P", "regex"))
         .collect();
+    let imports = imports(&patterns, &constants, &nodes);
     run(
         "rust/validators.rs.j2",
         &ValidatorsTemplate {
             header: GENERATED,
+            imports,
             patterns,
             constants,
             nodes,
         },
     )
+}
+
+/// `self as rt, Loc, …`: only the runtime items some validator names, so the module has no
+/// unused import.
+fn imports(patterns: &[Static], constants: &[Static], nodes: &[NodeCtx]) -> String {
+    let mut text = String::new();
+    for c in nodes.iter().flat_map(|n| &n.calls) {
+        text.push_str(&c.func);
+        text.push(' ');
+        text.push_str(&c.head);
+        for a in &c.args {
+            match a {
+                Arg::Plain(s) => text.push_str(s),
+                Arg::List(items) => items.iter().for_each(|i| text.push_str(i)),
+            }
+            text.push(' ');
+        }
+    }
+    let uses = |item: &str| {
+        text.match_indices(&format!("{item}::")).any(|(i, _)| {
+            !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':')
+        })
+    };
+    let mut items = Vec::new();
+    if uses("rt") || !patterns.is_empty() || !constants.is_empty() {
+        items.push("self as rt");
+    }
+    if !constants.is_empty() {
+        items.push("Constant");
+    }
+    if uses("Format") {
+        items.push("Format");
+    }
+    if !nodes.is_empty() {
+        items.push("Loc");
+    }
+    if !patterns.is_empty() {
+        items.push("Pattern");
+    }
+    if !nodes.is_empty() {
+        items.push("Report");
+    }
+    if uses("Type") {
+        items.push("Type");
+    }
+    match items.as_slice() {
+        [] => String::new(),
+        ["self as rt"] => "use super::runtime as rt;\n".into(),
+        [one] => format!("use super::runtime::{one};\n"),
+        _ => format!("use super::runtime::{{{}}};\n", items.join(", ")),
+    }
 }
