@@ -1830,7 +1830,8 @@ fn render_module(
                 alias_docs.push(doc);
             }
         }
-        let model = matches!(t.kind, TypeKind::Struct(_));
+        // A model class, or another name for one: built by the class itself.
+        let model = names_model_class(ir, id);
         let snake = names::field_name(Lang::Python, &name)
             .trim_end_matches('_')
             .to_string();
@@ -1955,6 +1956,18 @@ fn render_module(
         entries,
     };
     run("python/module.py.j2", &tpl).map(eol)
+}
+
+/// Whether a type is a model class or an alias chain ending at one.
+fn names_model_class(ir: &Ir, mut id: TypeId) -> bool {
+    for _ in 0..16 {
+        match &ir.types[id].kind {
+            TypeKind::Struct(_) => return true,
+            TypeKind::Alias(Ty::Named(n)) if *n != id => id = *n,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Whether a type is (another name for) a model class, which a `TypeAdapter` must not configure:

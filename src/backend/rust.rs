@@ -450,7 +450,13 @@ impl Ctx<'_> {
             TypeKind::Union(u) => Body::Union(self.union(id, u)),
             TypeKind::Alias(ty) => {
                 is_alias = true;
-                Body::Alias(self.ty(ty, id))
+                // Another name for a struct or enum needs no `Box` of its own: the fields that
+                // name it on a cycle box it (`type Pip = Config;`, `pip: Option<Box<Pip>>`).
+                let nominal = match ty {
+                    Ty::Named(n) => !matches!(self.ir.types[*n].kind, TypeKind::Alias(_)),
+                    _ => false,
+                };
+                Body::Alias(self.ty(ty, if nominal { usize::MAX } else { id }))
             }
         };
         TypeCtx {

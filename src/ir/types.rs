@@ -31,6 +31,8 @@ enum Shape {
     Array,
     StringEnum(Vec<String>, bool),
     Union(Vec<Loc>),
+    /// `"type": [a, b, …]`: one variant per JSON type (`null` aside), in a deserializable order.
+    Types(Vec<String>),
     Ref(Loc),
 }
 
@@ -112,6 +114,7 @@ impl<'c, 's> TypeBuilder<'c, 's> {
                 None => TypeKind::Struct(self.structure(loc, &name, module)?),
             },
             Shape::StringEnum(values, _) => TypeKind::Enum(values),
+            Shape::Types(kinds) => TypeKind::Union(self.type_union(loc, &kinds, &name, module)?),
             Shape::Union(branches) => match self.union(&branches, &name, module)? {
                 Some(u) => TypeKind::Union(u),
                 None => TypeKind::Alias(Ty::Any),
@@ -126,6 +129,11 @@ impl<'c, 's> TypeBuilder<'c, 's> {
         if let Some(s) = self.shapes.get(loc) {
             return Ok(s.clone());
         }
+        if let Some(target) = self.redundantly_typed_ref(loc)? {
+            let shape = Shape::Ref(target);
+            self.shapes.insert(loc.clone(), shape.clone());
+            return Ok(shape);
+        }
         let pre = match self.obj(loc) {
             Some(obj) => pre_shape(obj, loc),
             None => Pre::Done(Shape::Any),
@@ -138,6 +146,136 @@ impl<'c, 's> TypeBuilder<'c, 's> {
         self.shapes.insert(loc.clone(), shape.clone());
         Ok(shape)
     }
+}
+
+impl TypeBuilder<'_, '_> {
+    /// The target of a `$ref` whose siblings only repeat the target's own `type` and add
+    /// keywords that cannot apply to that type (`{"$ref": "#", "type": "object", "items": …}`):
+    /// the same type as the target, not a copy of it. Validation still compiles every sibling.
+    fn redundantly_typed_ref(&mut self, loc: &Loc) -> Result<Option<Loc>> {
+        let Some(obj) = self.obj(loc) else {
+            return Ok(None);
+        };
+        let (Some(Value::String(r)), Some(Value::String(ty))) = (obj.get("$ref"), obj.get("type"))
+        else {
+            return Ok(None);
+        };
+        let inapplicable = inapplicable_to(ty);
+        let shaping = SHAPING
+            .iter()
+            .chain(TYPE_SPECIFIC.iter().flat_map(|(_, k)| *k));
+        if shaping
+            .filter(|k| !inapplicable.contains(k))
+            .any(|k| obj.contains_key(*k))
+        {
+            return Ok(None);
+        }
+        let (r, ty) = (r.clone(), ty.clone());
+        let target = self.comp.set_mut().resolve(loc, &r)?;
+        let same = self
+            .obj(&target)
+            .is_some_and(|t| t.get("type").and_then(Value::as_str) == Some(ty.as_str()));
+        Ok(same.then_some(target))
+    }
+}
+
+/// Keywords that make a schema more than its `$ref`, whatever the instance type.
+const SHAPING: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "oneOf",
+    "anyOf",
+    "allOf",
+    "not",
+    "if",
+    "$dynamicRef",
+];
+
+/// Keywords that apply to instances of one type only.
+const TYPE_SPECIFIC: &[(&str, &[&str])] = &[
+    (
+        "object",
+        &[
+            "properties",
+            "additionalProperties",
+            "patternProperties",
+            "required",
+            "minProperties",
+            "maxProperties",
+            "propertyNames",
+            "dependentRequired",
+            "dependentSchemas",
+            "dependencies",
+            "unevaluatedProperties",
+        ],
+    ),
+    (
+        "array",
+        &[
+            "items",
+            "prefixItems",
+            "additionalItems",
+            "contains",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "unevaluatedItems",
+        ],
+    ),
+    ("string", &["minLength", "maxLength", "pattern", "format"]),
+    (
+        "number",
+        &[
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+        ],
+    ),
+];
+
+/// The type-specific keywords that an instance of type `ty` ignores, plus `type` itself.
+fn inapplicable_to(ty: &str) -> Vec<&'static str> {
+    let own = if ty == "integer" { "number" } else { ty };
+    let mut out = vec!["type"];
+    for (t, keywords) in TYPE_SPECIFIC {
+        if *t != own {
+            out.extend_from_slice(keywords);
+        }
+    }
+    out
+}
+
+/// The shape of `"type": [..]` with several non-null types: a union of the JSON types, integers
+/// before numbers so the narrower one wins, and `null` last when listed (the union itself
+/// admits it, as an `anyOf` with a null branch does). An object with properties among them
+/// stays `Any`.
+fn multi_type(types: &[&str], null: bool, structured: bool) -> Shape {
+    const ORDER: [&str; 6] = ["boolean", "integer", "number", "string", "array", "object"];
+    if types.iter().any(|t| !ORDER.contains(t)) || (structured && types.contains(&"object")) {
+        return Shape::Any;
+    }
+    let mut kinds: Vec<String> = ORDER
+        .iter()
+        .filter(|t| types.contains(t))
+        .map(|t| t.to_string())
+        .collect();
+    if kinds.len() == 1 {
+        return match kinds[0].as_str() {
+            "object" => Shape::Object,
+            "array" => Shape::Array,
+            "string" => Shape::Scalar(Ty::String),
+            "integer" => Shape::Scalar(Ty::Integer),
+            "number" => Shape::Scalar(Ty::Number),
+            _ => Shape::Scalar(Ty::Bool),
+        };
+    }
+    if null {
+        kinds.push("null".into());
+    }
+    Shape::Types(kinds)
 }
 
 /// What a schema's own keywords say about its shape; refs and `allOf` need the schema set.
@@ -200,7 +338,10 @@ fn pre_shape(obj: &Map<String, Value>, loc: &Loc) -> Pre {
             || has("additionalProperties")
             || has("patternProperties");
         if non_null.len() > 1 {
-            return Pre::Done(Shape::Any);
+            let structured =
+                has("properties") || has("required") || has("patternProperties") || has("allOf");
+            let null = types.contains(&"null");
+            return Pre::Done(multi_type(&non_null, null, structured));
         }
         if non_null.is_empty() && types.contains(&"null") {
             return Pre::Done(Shape::Scalar(Ty::Null));
@@ -266,6 +407,21 @@ impl TypeBuilder<'_, '_> {
         Ok(cur)
     }
 
+    /// The first description (or title) met following `$ref`s from `loc`.
+    fn doc_along_refs(&mut self, loc: &Loc) -> Result<Option<String>> {
+        let mut cur = loc.clone();
+        for _ in 0..32 {
+            if let Some(doc) = self.doc_and_annotations(&cur).0 {
+                return Ok(Some(doc));
+            }
+            match self.shape(&cur)? {
+                Shape::Ref(next) => cur = next,
+                _ => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
     /// The type of the schema at `loc`; anonymous objects, enums and unions get a named type
     /// called `hint`.
     pub fn ty_at(&mut self, loc: &Loc, hint: &str, module: usize, allow_named: bool) -> Result<Ty> {
@@ -286,13 +442,16 @@ impl TypeBuilder<'_, '_> {
     }
 
     fn ty_inner(&mut self, loc: &Loc, hint: &str, module: usize, allow_named: bool) -> Result<Ty> {
-        let nullable = self.obj(loc).is_some_and(|o| {
-            o.get("type")
-                .and_then(Value::as_array)
-                .is_some_and(|a| a.iter().any(|t| t == "null"))
-                || o.get("nullable") == Some(&Value::Bool(true))
-        });
-        let ty = match self.shape(loc)? {
+        let shape = self.shape(loc)?;
+        // A union of JSON types holds its own `null`.
+        let nullable = !matches!(shape, Shape::Types(_))
+            && self.obj(loc).is_some_and(|o| {
+                o.get("type")
+                    .and_then(Value::as_array)
+                    .is_some_and(|a| a.iter().any(|t| t == "null"))
+                    || o.get("nullable") == Some(&Value::Bool(true))
+            });
+        let ty = match shape {
             Shape::Any => Ty::Any,
             Shape::Scalar(t) => t,
             Shape::Ref(target) => {
@@ -307,54 +466,18 @@ impl TypeBuilder<'_, '_> {
                         id
                     }
                 };
-                let ty = if self.admits_null(&target) {
+                let ty = if self.admits_null(&target)
+                    && !matches!(self.shape(&target)?, Shape::Types(_))
+                {
                     Ty::Named(id).nullable()
                 } else {
                     Ty::Named(id)
                 };
                 return Ok(if nullable { ty.nullable() } else { ty });
             }
-            Shape::Array => {
-                let items = self
-                    .obj(loc)
-                    .and_then(|o| o.get("items"))
-                    .is_some_and(|v| v.is_object() || v.is_boolean());
-                match items {
-                    true => {
-                        let item = self.ty_at(
-                            &Self::at(loc, &["items"]),
-                            &format!("{hint} item"),
-                            module,
-                            true,
-                        )?;
-                        Ty::Array(Box::new(item))
-                    }
-                    false => Ty::Array(Box::new(Ty::Any)),
-                }
-            }
-            Shape::Object => {
-                let (has_props, extra_schema, has_required) = match self.obj(loc) {
-                    Some(o) => (
-                        o.contains_key("properties") || o.contains_key("allOf"),
-                        o.get("additionalProperties").is_some_and(Value::is_object),
-                        o.contains_key("required"),
-                    ),
-                    None => (false, false, false),
-                };
-                match (has_props, extra_schema) {
-                    (false, true) => {
-                        let t = self.ty_at(
-                            &Self::at(loc, &["additionalProperties"]),
-                            &format!("{hint} value"),
-                            module,
-                            true,
-                        )?;
-                        Ty::Map(Box::new(t))
-                    }
-                    (false, _) if !has_required => Ty::Map(Box::new(Ty::Any)),
-                    _ => self.named_ty(loc, hint, module, allow_named)?,
-                }
-            }
+            Shape::Types(_) => self.named_ty(loc, hint, module, allow_named)?,
+            Shape::Array => self.array_ty(loc, hint, module)?,
+            Shape::Object => self.object_ty(loc, hint, module, allow_named)?,
             Shape::StringEnum(_, enum_nullable) => {
                 let t = self.named_ty(loc, hint, module, allow_named)?;
                 if enum_nullable {
@@ -372,6 +495,85 @@ impl TypeBuilder<'_, '_> {
             }
         };
         Ok(if nullable { ty.nullable() } else { ty })
+    }
+
+    /// `Vec` of the `items` type (of `Any` for tuples and absent `items`).
+    fn array_ty(&mut self, loc: &Loc, hint: &str, module: usize) -> Result<Ty> {
+        let items = self
+            .obj(loc)
+            .and_then(|o| o.get("items"))
+            .is_some_and(|v| v.is_object() || v.is_boolean());
+        Ok(match items {
+            true => {
+                let item = self.ty_at(
+                    &Self::at(loc, &["items"]),
+                    &format!("{hint} item"),
+                    module,
+                    true,
+                )?;
+                Ty::Array(Box::new(item))
+            }
+            false => Ty::Array(Box::new(Ty::Any)),
+        })
+    }
+
+    /// A map for an object schema without properties, else a struct named `hint`.
+    fn object_ty(&mut self, loc: &Loc, hint: &str, module: usize, allow_named: bool) -> Result<Ty> {
+        let (has_props, extra_schema, has_required) = match self.obj(loc) {
+            Some(o) => (
+                o.contains_key("properties") || o.contains_key("allOf"),
+                o.get("additionalProperties").is_some_and(Value::is_object),
+                o.contains_key("required"),
+            ),
+            None => (false, false, false),
+        };
+        match (has_props, extra_schema) {
+            (false, true) => {
+                let t = self.ty_at(
+                    &Self::at(loc, &["additionalProperties"]),
+                    &format!("{hint} value"),
+                    module,
+                    true,
+                )?;
+                Ok(Ty::Map(Box::new(t)))
+            }
+            (false, _) if !has_required => Ok(Ty::Map(Box::new(Ty::Any))),
+            _ => self.named_ty(loc, hint, module, allow_named),
+        }
+    }
+
+    /// The untagged union of `"type": [..]`: one variant per JSON type, sharing the schema's
+    /// `items` or `additionalProperties`.
+    fn type_union(
+        &mut self,
+        loc: &Loc,
+        kinds: &[String],
+        name: &str,
+        module: usize,
+    ) -> Result<Union> {
+        let mut variants = Vec::new();
+        for kind in kinds {
+            let hint = format!("{name} {kind}");
+            let ty = match kind.as_str() {
+                "boolean" => Ty::Bool,
+                "integer" => Ty::Integer,
+                "number" => Ty::Number,
+                "string" => Ty::String,
+                "null" => Ty::Null,
+                "array" => self.array_ty(loc, &hint, module)?,
+                _ => self.object_ty(loc, &hint, module, true)?,
+            };
+            variants.push(Variant {
+                raw_name: ty_word(&ty).to_string(),
+                ty,
+                tag_values: Vec::new(),
+            });
+        }
+        Ok(Union {
+            tags: Vec::new(),
+            variants,
+            within: None,
+        })
     }
 
     /// A name for a `$ref` target that is not a definition: its title, the last token of its
@@ -508,9 +710,8 @@ impl TypeBuilder<'_, '_> {
         module: usize,
     ) -> Result<Field> {
         let ty = self.ty_at(ploc, &format!("{name} {wire}"), module, true)?;
-        let target = self.resolve_refs(ploc)?;
-        let (doc, annotations) = self.doc_and_annotations(ploc);
-        let doc = doc.or_else(|| self.doc_and_annotations(&target).0);
+        let (_, annotations) = self.doc_and_annotations(ploc);
+        let doc = self.doc_along_refs(ploc)?;
         let default = self.obj(ploc).and_then(|o| o.get("default")).cloned();
         let default = default.filter(|d| {
             let fits = fits(&ty, d, &self.types);

@@ -166,6 +166,38 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
         [("/maybe", "anyOf")],
     ),
     (
+        "unions",
+        "unions.json",
+        "/$defs/Drawing",
+        "Drawing",
+        {"shapes": [], "knob": True, "sizes": [1, 2]},
+        [],
+    ),
+    (
+        "unions",
+        "unions.json",
+        "/$defs/Drawing",
+        "Drawing",
+        {"shapes": [], "knob": "low", "sizes": 2.5},
+        [],
+    ),
+    (
+        "unions",
+        "unions.json",
+        "/$defs/Drawing",
+        "Drawing",
+        {"shapes": [], "knob": 1.5, "sizes": [1, "x"]},
+        [("/knob", "type"), ("/sizes/1", "type")],
+    ),
+    (
+        "unions",
+        "unions.json",
+        "/$defs/Drawing",
+        "Drawing",
+        {"shapes": [], "knob": [], "sizes": -1},
+        [("/knob", "type"), ("/sizes", "minimum")],
+    ),
+    (
         "recursion",
         "recursion.json",
         "/$defs/Tree",
@@ -666,6 +698,11 @@ def test_models_are_typed() -> None:
         {"shapes": [{"kind": "circle", "radius": 1}, {"kind": "square", "side": 2}]}
     )
     assert [type(s).__name__ for s in drawing.shapes] == ["Circle", "Square"]
+    # `"type": [..]` is a union of the JSON types: each value keeps its own Python type.
+    knobs = [unions.parse_drawing({"shapes": [], "knob": k}).knob for k in (True, 3, "x")]
+    assert [type(k) for k in knobs] == [bool, int, str]
+    sizes = unions.parse_drawing({"shapes": [], "sizes": [1, 2]}).sizes
+    assert sizes == [1, 2]
     names = _package("names")
     item = names.parse_class({"class": "c", "a/b~c": 1, "from": "f", "register": "r"})
     assert (item.class_, item.from_, item.a_b_c, item.register_) == ("c", "f", 1, "r")
