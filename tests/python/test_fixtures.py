@@ -699,7 +699,9 @@ def test_models_are_typed() -> None:
     )
     assert [type(s).__name__ for s in drawing.shapes] == ["Circle", "Square"]
     # `"type": [..]` is a union of the JSON types: each value keeps its own Python type.
-    knobs = [unions.parse_drawing({"shapes": [], "knob": k}).knob for k in (True, 3, "x")]
+    knobs = [
+        unions.parse_drawing({"shapes": [], "knob": k}).knob for k in (True, 3, "x")
+    ]
     assert [type(k) for k in knobs] == [bool, int, str]
     sizes = unions.parse_drawing({"shapes": [], "sizes": [1, 2]}).sizes
     assert sizes == [1, 2]
