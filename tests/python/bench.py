@@ -3,10 +3,10 @@
 Validates, with each library and the same schemas, (1) one large valid ``ThesisContext``
 (the vector instances' arrays repeated many times) and (2) a stream of small valid
 instances (every valid vector case of the protocol types), and prints the timings and the
-ratios. Not part of the test run: ``tests/python/run.sh`` leaves the package in
-``target/python-test/python/src``; run
+ratios. Not part of the test run: after ``tests/python/run.sh`` (which makes the
+virtualenv), run it on the committed package:
 
-    PYTHONPATH=target/python-test/python/src tests/python/.venv/bin/python tests/python/bench.py
+    PYTHONPATH=generated/python/src tests/python/.venv/bin/python tests/python/bench.py
 """
 
 from __future__ import annotations
