@@ -1,0 +1,271 @@
+//! The graph of model types: shared classes for copies on a cycle, cycles, and definition order.
+
+use super::*;
+
+/// The model class each struct is emitted as. Schemas that copy an object into itself (a
+/// configuration whose sub-configurations are `{"$ref": "#", "type": "object"}`) give many
+/// structs with the same fields that all contain one another; as classes, pydantic would
+/// build the whole cycle's schema once per class, each nested in the others. So structs of
+/// one module that have the same fields, field for field (types compared up to such
+/// sameness), are one class when two of them lie on one cycle of references: the first, of
+/// which the others are aliases. Unrelated structs that happen to look alike stay distinct.
+pub(super) fn shared_models(ir: &Ir) -> Vec<TypeId> {
+    fn key(ty: &Ty, class: &[usize], ir: &Ir, out: &mut String) {
+        match ty {
+            Ty::Nullable(t) => {
+                out.push('?');
+                key(t, class, ir, out)
+            }
+            Ty::Array(t) => {
+                out.push('[');
+                key(t, class, ir, out)
+            }
+            Ty::Map(t) => {
+                out.push('{');
+                key(t, class, ir, out)
+            }
+            Ty::Named(n) if matches!(ir.types[*n].kind, TypeKind::Struct(_)) => {
+                out.push_str(&format!("S{}", class[*n]))
+            }
+            Ty::Named(n) => out.push_str(&format!("T{n}")),
+            t => out.push_str(&format!("{t:?}")),
+        }
+        out.push(';');
+    }
+    let n = ir.types.len();
+    // Start from one class per (module, field names) and split until no class splits.
+    let mut class: Vec<usize> = (0..n).collect();
+    let mut count = 0;
+    loop {
+        let mut ids: HashMap<String, usize> = HashMap::new();
+        let mut next = vec![0; n];
+        for (id, t) in ir.types.iter().enumerate() {
+            let TypeKind::Struct(s) = &t.kind else {
+                next[id] = ids.len();
+                ids.insert(format!("#{id}"), next[id]);
+                continue;
+            };
+            let mut k = format!("{}|{}|", t.module, s.deny_unknown);
+            if count > 0 {
+                k.push_str(&format!("{}|", class[id]));
+            }
+            for f in &s.fields {
+                k.push_str(&format!(
+                    "{:?}|{}|{:?}|{:?}|{:?}|",
+                    f.wire, f.required, f.default, f.doc, f.annotations
+                ));
+                if count > 0 {
+                    key(&f.ty, &class, ir, &mut k);
+                }
+            }
+            if let Some(e) = &s.extra {
+                k.push('+');
+                if count > 0 {
+                    key(e, &class, ir, &mut k);
+                }
+            }
+            let len = ids.len();
+            next[id] = *ids.entry(k).or_insert(len);
+        }
+        let classes = ids.len();
+        class = next;
+        if classes == count {
+            break;
+        }
+        count = classes;
+    }
+    let edges: Vec<Vec<TypeId>> = (0..n)
+        .map(|id| match ir.types[id].kind {
+            TypeKind::Struct(_) => ir.references(id),
+            _ => alias_refs(ir, id),
+        })
+        .collect();
+    let (component, _) = components(&edges);
+    // The classes of which two members lie on one cycle.
+    let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
+    for id in 0..n {
+        *seen.entry((class[id], component[id])).or_default() += 1;
+    }
+    let merged: BTreeSet<usize> = seen
+        .iter()
+        .filter(|(_, count)| **count > 1)
+        .map(|((c, _), _)| *c)
+        .collect();
+    let mut first: HashMap<usize, TypeId> = HashMap::new();
+    let mut canon: Vec<TypeId> = (0..n).collect();
+    for m in &ir.modules {
+        for &id in m.types.iter().filter(|id| merged.contains(&class[**id])) {
+            canon[id] = *first.entry(class[id]).or_insert(id);
+        }
+    }
+    canon
+}
+
+/// Whether a type is a model class or an alias chain ending at one.
+pub(super) fn names_model_class(ir: &Ir, mut id: TypeId) -> bool {
+    for _ in 0..16 {
+        match &ir.types[id].kind {
+            TypeKind::Struct(_) => return true,
+            TypeKind::Alias(Ty::Named(n)) if *n != id => id = *n,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Whether a type is (another name for) a model class, which a `TypeAdapter` must not configure:
+/// an alias of one, or a union whose variants are all that one.
+pub(super) fn is_model(ir: &Ir, mut id: TypeId) -> bool {
+    for _ in 0..16 {
+        let next = match &ir.types[id].kind {
+            TypeKind::Struct(_) => return true,
+            TypeKind::Alias(Ty::Named(n)) if *n != id => *n,
+            TypeKind::Union(u) => match u.variants.first().map(|v| &v.ty) {
+                Some(Ty::Named(n))
+                    if *n != id && u.variants.iter().all(|v| v.ty == Ty::Named(*n)) =>
+                {
+                    *n
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
+        id = next;
+    }
+    false
+}
+
+/// The types an alias or union value names (an alias of itself names its base type; a copy
+/// of a model names the model class, defined before every alias).
+pub(super) fn alias_refs(ir: &Ir, id: TypeId) -> Vec<TypeId> {
+    match &ir.types[id].kind {
+        TypeKind::Struct(_) => Vec::new(),
+        TypeKind::Alias(_) => {
+            let mut out = Vec::new();
+            alias_ty(ir, id).visit(&mut |t| {
+                if let Ty::Named(n) = t {
+                    out.push(*n);
+                }
+            });
+            out
+        }
+        _ => ir.references(id),
+    }
+}
+
+/// Which of `ids` lie on a cycle of references among `ids`.
+pub(super) fn cyclic(ir: &Ir, ids: &[TypeId]) -> Vec<bool> {
+    let pos: HashMap<TypeId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let edges: Vec<Vec<usize>> = ids
+        .iter()
+        .map(|id| {
+            alias_refs(ir, *id)
+                .iter()
+                .filter_map(|r| pos.get(r).copied())
+                .collect()
+        })
+        .collect();
+    components(&edges).1
+}
+
+/// The strongly connected components of a graph (Tarjan): the component of each vertex, and
+/// whether it lies on a cycle (a component of several vertices, or a vertex with a loop).
+pub(super) fn components(edges: &[Vec<usize>]) -> (Vec<usize>, Vec<bool>) {
+    struct Tarjan<'a> {
+        edges: &'a [Vec<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        stack: Vec<usize>,
+        on_stack: Vec<bool>,
+        next: usize,
+        component: Vec<usize>,
+        looped: Vec<bool>,
+        count: usize,
+    }
+    impl Tarjan<'_> {
+        fn visit(&mut self, v: usize) {
+            self.index[v] = Some(self.next);
+            self.low[v] = self.next;
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack[v] = true;
+            for &w in &self.edges[v] {
+                match self.index[w] {
+                    None => {
+                        self.visit(w);
+                        self.low[v] = self.low[v].min(self.low[w]);
+                    }
+                    Some(i) if self.on_stack[w] => self.low[v] = self.low[v].min(i),
+                    Some(_) => {}
+                }
+            }
+            if Some(self.low[v]) == self.index[v] {
+                let mut members = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let looped = members.len() > 1 || self.edges[v].contains(&v);
+                for w in members {
+                    self.component[w] = self.count;
+                    self.looped[w] = looped;
+                }
+                self.count += 1;
+            }
+        }
+    }
+    let n = edges.len();
+    let mut t = Tarjan {
+        edges,
+        index: vec![None; n],
+        low: vec![0; n],
+        stack: Vec::new(),
+        on_stack: vec![false; n],
+        next: 0,
+        component: vec![0; n],
+        looped: vec![false; n],
+        count: 0,
+    };
+    for v in 0..n {
+        if t.index[v].is_none() {
+            t.visit(v);
+        }
+    }
+    (t.component, t.looped)
+}
+
+/// Orders types so that each comes after the types of the same list it refers to.
+pub(super) fn topo(ir: &Ir, ids: &[TypeId]) -> Vec<usize> {
+    let pos: HashMap<TypeId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let mut state = vec![0u8; ids.len()];
+    let mut out = Vec::new();
+    fn visit(
+        i: usize,
+        ir: &Ir,
+        ids: &[TypeId],
+        pos: &HashMap<TypeId, usize>,
+        state: &mut [u8],
+        out: &mut Vec<usize>,
+    ) {
+        if state[i] != 0 {
+            return;
+        }
+        state[i] = 1;
+        for r in alias_refs(ir, ids[i]) {
+            if let Some(&j) = pos.get(&r) {
+                if j != i {
+                    visit(j, ir, ids, pos, state, out);
+                }
+            }
+        }
+        state[i] = 2;
+        out.push(i);
+    }
+    for i in 0..ids.len() {
+        visit(i, ir, ids, &pos, &mut state, &mut out);
+    }
+    out
+}
