@@ -52,7 +52,8 @@ pub(super) fn plan(live: &Path, files: &BTreeMap<String, String>) -> Result<Plan
             .collect();
     }
     for (rel, contents) in files {
-        let same = kind_under(live, rel).map_err(io(live))? == Kind::File
+        let path = live.join(rel);
+        let same = kind_under(live, rel).map_err(io(&path))? == Kind::File
             && std::fs::read(live.join(rel)).is_ok_and(|old| old == contents.as_bytes());
         if same {
             plan.unchanged.insert(rel.clone());
@@ -61,7 +62,9 @@ pub(super) fn plan(live: &Path, files: &BTreeMap<String, String>) -> Result<Plan
         }
     }
     for rel in &plan.manifest {
-        if !files.contains_key(rel) && kind_under(live, rel).map_err(io(live))? == Kind::File {
+        if !files.contains_key(rel)
+            && kind_under(live, rel).map_err(io(&live.join(rel)))? == Kind::File
+        {
             plan.stale.push(rel.clone());
         }
     }
