@@ -5,6 +5,8 @@
 //! (`CTXGEN_CORPUS`, default `../shared/corpus/schemastore`); eight runs of 50 files take about
 //! 17 s in a debug build.
 
+#![cfg(unix)]
+
 mod cli_support;
 
 use std::collections::BTreeMap;

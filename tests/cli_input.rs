@@ -1,6 +1,8 @@
 //! Hostile command-line input: package names, an output directory inside the schema directory,
 //! schema reads through symbolic links, and output that must not depend on how paths are typed.
 
+#![cfg(unix)]
+
 mod cli_support;
 
 use std::path::Path;

@@ -10,6 +10,8 @@
 //! `CTXGEN_KILL_TRIALS` sets the number of trials (default 50); run with `--nocapture` for the
 //! figures, and with `--release` to kill the release binary.
 
+#![cfg(unix)]
+
 mod cli_support;
 
 use std::collections::BTreeMap;

@@ -1,6 +1,8 @@
 //! Output containment and atomicity: ctxgen writes and removes only below `--out`, never through
 //! a symbolic link, and a failed run leaves the previous output exactly as it was.
 
+#![cfg(unix)]
+
 mod cli_support;
 
 use std::collections::BTreeMap;
@@ -349,4 +351,27 @@ fn unchanged_output_is_not_touched_at_all() {
     assert_eq!(before, mtimes(&out));
     let entry = tree(&out).remove("rust/Cargo.toml");
     assert!(matches!(entry, Some(Entry::File(_))));
+}
+
+#[test]
+fn a_generated_directory_may_become_a_file_unless_it_holds_user_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let files = |paths: &[&str]| -> BTreeMap<String, String> {
+        paths
+            .iter()
+            .map(|p| (p.to_string(), p.to_string()))
+            .collect()
+    };
+    ctxgen::output::write(&out, &[("rust", &files(&["m/x.rs", "lib.rs"]))]).unwrap();
+    ctxgen::output::write(&out, &[("rust", &files(&["m", "lib.rs"]))]).unwrap();
+    assert_eq!(std::fs::read_to_string(out.join("rust/m")).unwrap(), "m");
+    ctxgen::output::write(&out, &[("rust", &files(&["n/x.rs"]))]).unwrap();
+    std::fs::write(out.join("rust/n/mine.txt"), "user").unwrap();
+    let before = tree(&out);
+    let err = ctxgen::output::write(&out, &[("rust", &files(&["n"]))])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("rust/n is a directory"), "{err}");
+    assert!(tree_diff(&before, &tree(&out)).is_empty());
 }

@@ -162,9 +162,13 @@ impl Carry<'_> {
             let needed_as_dir = rel.is_some_and(|r| self.gen_dirs.contains(r));
             if t.is_dir() {
                 if generated {
-                    return Err(
-                        self.conflict(&src, "is a directory where ctxgen now writes a file")
-                    );
+                    // A directory of only ctxgen's stale files gives way to the file.
+                    if self.holds_user_entries(&src, rel.unwrap_or_default())? {
+                        return Err(
+                            self.conflict(&src, "is a directory where ctxgen now writes a file")
+                        );
+                    }
+                    continue;
                 }
                 let created = match kind(&dest).map_err(io(&dest))? {
                     Kind::Missing => {
@@ -212,6 +216,27 @@ impl Carry<'_> {
             // FIFOs, sockets and devices are not carried over.
         }
         Ok(())
+    }
+
+    /// Whether the live directory `dir` (at `rel`) holds anything but files the live manifest
+    /// names (empty directories aside).
+    fn holds_user_entries(&self, dir: &Path, rel: &str) -> Result<bool> {
+        for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+            let entry = entry.map_err(io(dir))?;
+            let t = entry.file_type().map_err(io(&entry.path()))?;
+            let Some(name) = entry.file_name().to_str().map(|n| format!("{rel}/{n}")) else {
+                return Ok(true);
+            };
+            let user = if t.is_dir() {
+                self.holds_user_entries(&entry.path(), &name)?
+            } else {
+                !(t.is_file() && self.plan.manifest.contains(&name))
+            };
+            if user {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     fn conflict(&self, path: &Path, why: &str) -> Error {
