@@ -88,7 +88,8 @@ impl Config {
         self
     }
 
-    /// Reads these files (and what their `$ref`s reach below the first one's directory).
+    /// Reads these files (and what their `$ref`s reach below their deepest common directory),
+    /// in the order of their paths, whatever the order given.
     pub fn schema_files(&mut self, files: Vec<PathBuf>) -> &mut Self {
         self.input = Input::Files(files);
         self
@@ -106,8 +107,14 @@ impl Config {
         self
     }
 
+    /// The languages to generate (a language given twice counts once).
     pub fn languages(&mut self, langs: &[Lang]) -> &mut Self {
-        self.langs = langs.to_vec();
+        self.langs.clear();
+        for l in langs {
+            if !self.langs.contains(l) {
+                self.langs.push(*l);
+            }
+        }
         self
     }
 
@@ -137,7 +144,7 @@ impl Config {
 
     fn load(&self) -> Result<SchemaSet> {
         match &self.input {
-            Input::Dir(d) => SchemaSet::load_dir(d, &self.url_map),
+            Input::Dir(d) => SchemaSet::load_dir_excluding(d, &self.url_map, &self.managed_dirs()),
             Input::Files(f) => SchemaSet::load_files(f, &self.url_map),
             Input::Bundled => SchemaSet::load_sources(
                 &BUNDLED
@@ -154,15 +161,21 @@ impl Config {
     /// The language-neutral model of the schemas, for tools that inspect it.
     pub fn ir(&self) -> Result<ir::Ir> {
         let mut set = self.load()?;
-        ir::build(&mut set)
+        ir::build(&mut set).map_err(|e| set.spell_error(e))
     }
 
     /// Builds every file in memory; nothing is written.
     pub fn render(&self) -> Result<Rendered> {
+        crate::package::validate_name(&self.options.package, &self.langs)?;
         let mut set = self.load()?;
-        let ir = ir::build(&mut set)?;
-        if let Some(d) = ir
-            .diagnostics
+        let ir = ir::build(&mut set).map_err(|e| set.spell_error(e))?;
+        // Locations in the IR are relative to the schema root (they reach the generated code);
+        // the user reads them as the schema paths were given.
+        let mut diagnostics = ir.diagnostics.clone();
+        for d in &mut diagnostics {
+            d.location = set.spell(&d.location);
+        }
+        if let Some(d) = diagnostics
             .iter()
             .find(|d| d.severity == Severity::Error || self.deny_warnings)
         {
@@ -175,7 +188,7 @@ impl Config {
         }
         Ok(Rendered {
             packages,
-            diagnostics: ir.diagnostics,
+            diagnostics,
             files_read: set.files_read,
         })
     }
@@ -184,7 +197,7 @@ impl Config {
     /// file), keyed by language and the file's path relative to the schema root.
     pub fn root_types(&self) -> Result<BTreeMap<(Lang, String), Option<String>>> {
         let mut set = self.load()?;
-        let ir = ir::build(&mut set)?;
+        let ir = ir::build(&mut set).map_err(|e| set.spell_error(e))?;
         let mut out = BTreeMap::new();
         for lang in &self.langs {
             let names = ir::names::type_names(*lang, &ir);
@@ -199,33 +212,41 @@ impl Config {
         Ok(out)
     }
 
-    /// Renders, then writes what changed. A failed render writes nothing.
+    /// Renders, then writes what changed, all or nothing (see [`crate::output`]). A failed run
+    /// writes nothing.
     pub fn generate(&self) -> Result<(Rendered, Changes)> {
         let rendered = self.render()?;
-        let mut changes = Changes::default();
-        for (dir, files) in &rendered.packages {
-            let c = output::write(dir, files)?;
-            changes.changed.extend(c.changed);
-            changes.stale.extend(c.stale);
-        }
+        let changes = output::write(&self.out_dir, &Self::packages(&rendered))?;
         Ok((rendered, changes))
     }
 
     /// Renders and compares with what is on disk; writes nothing.
     pub fn check(&self) -> Result<(Rendered, Changes)> {
         let rendered = self.render()?;
-        let mut changes = Changes::default();
-        for (dir, files) in &rendered.packages {
-            let mut all = files.clone();
-            all.insert(
-                output::MANIFEST.into(),
-                files.keys().map(|k| format!("{k}\n")).collect(),
-            );
-            let c = output::diff(dir, &all)?;
-            changes.changed.extend(c.changed);
-            changes.stale.extend(c.stale);
-        }
+        let changes = output::check(&self.out_dir, &Self::packages(&rendered))?;
         Ok((rendered, changes))
+    }
+
+    /// The rendered packages by language directory name.
+    fn packages(rendered: &Rendered) -> Vec<(&str, &output::Files)> {
+        rendered
+            .packages
+            .iter()
+            .map(|(dir, files)| {
+                let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                (name, files)
+            })
+            .collect()
+    }
+
+    /// The directories below the output directory that ctxgen manages; schema discovery skips
+    /// them, so that an output directory inside the schema directory is never read as schemas.
+    fn managed_dirs(&self) -> Vec<PathBuf> {
+        [Lang::Rust, Lang::TypeScript, Lang::Python]
+            .iter()
+            .map(|l| self.out_dir.join(backend::dir_name(*l)))
+            .chain([self.out_dir.join(output::STAGING)])
+            .collect()
     }
 }
 

@@ -10,6 +10,7 @@ mod config;
 pub mod error;
 pub mod ir;
 pub mod output;
+pub mod package;
 pub mod schema;
 
 pub use config::{generate, Config, Rendered, BUNDLED};

@@ -118,6 +118,12 @@ fn main() -> ExitCode {
                 for p in &changes.stale {
                     println!("no longer generated: {}", p.display());
                 }
+                if let Some(p) = &changes.interrupted {
+                    println!(
+                        "interrupted write (the next generate finishes it): {}",
+                        p.display()
+                    );
+                }
                 if changes.is_empty() {
                     println!("up to date");
                     ExitCode::SUCCESS

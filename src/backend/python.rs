@@ -75,8 +75,9 @@ struct InitTpl {
 #[template(path = "python/pyproject.toml.j2", escape = "none")]
 struct PyprojectTpl {
     header: &'static str,
+    /// Every value below is a quoted TOML string ([`crate::package::toml_string`]).
     dist: String,
-    package: String,
+    package_dir: String,
     version: String,
     typing_extensions: bool,
 }
@@ -243,9 +244,9 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             "python/pyproject.toml.j2",
             &PyprojectTpl {
                 header: GENERATED,
-                dist: opts.package.clone(),
-                package: pkg.clone(),
-                version: opts.version.clone(),
+                dist: crate::package::toml_string(&opts.package),
+                package_dir: crate::package::toml_string(&format!("src/{pkg}")),
+                version: crate::package::toml_string(&opts.version),
                 typing_extensions,
             },
         )?,

@@ -116,9 +116,10 @@ pub(crate) struct LibType {
 #[template(path = "rust/cargo.toml.j2", escape = "none")]
 struct CargoTemplate<'a> {
     header: &'a str,
-    crate_name: &'a str,
-    version: &'a str,
-    title: &'a str,
+    /// Every value below is a quoted TOML string ([`crate::package::toml_string`]).
+    crate_name: String,
+    version: String,
+    title: String,
 }
 
 #[derive(Template)]
@@ -716,16 +717,15 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     if opts.single_file {
         return Ok(single_file(files));
     }
-    let crate_name = opts.package.clone();
     files.insert(
         "Cargo.toml".into(),
         run(
             "rust/cargo.toml.j2",
             &CargoTemplate {
                 header: GENERATED,
-                crate_name: &crate_name,
-                version: &opts.version,
-                title,
+                crate_name: crate::package::toml_string(&opts.package),
+                version: crate::package::toml_string(&opts.version),
+                title: crate::package::toml_string(title),
             },
         )?,
     );

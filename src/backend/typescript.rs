@@ -806,8 +806,8 @@ struct PackageJson {
 impl PackageJson {
     fn new(opts: &Options) -> Self {
         PackageJson {
-            name: serde_json::to_string(&opts.package).unwrap_or_default(),
-            version: serde_json::to_string(&opts.version).unwrap_or_default(),
+            name: crate::package::json_string(&opts.package),
+            version: crate::package::json_string(&opts.version),
         }
     }
 }

@@ -28,9 +28,11 @@ pub struct Loc {
 /// A schema file held in memory.
 #[derive(Debug)]
 pub struct Document {
-    /// The file as shown in messages (`schemas/x.json`).
+    /// The file as shown in messages to the user (`schemas/x.json`, as the schema directory was
+    /// given); never written into generated files.
     pub display: String,
-    /// The path relative to the schema root, with `/` separators (`sub/x.json`).
+    /// The path relative to the schema root, with `/` separators (`sub/x.json`); the only path
+    /// that reaches generated files, so that they do not depend on how the command was typed.
     pub rel: String,
     /// Its retrieval URI, the base for relative `$ref`s and `$id`s.
     pub url: Url,
@@ -75,6 +77,18 @@ impl SchemaSet {
 
     /// Loads every `*.json` file below `dir`, in sorted order.
     pub fn load_dir(dir: &Path, url_map: &BTreeMap<String, PathBuf>) -> Result<Self> {
+        SchemaSet::load_dir_excluding(dir, url_map, &[])
+    }
+
+    /// Loads every `*.json` file below `dir`, in sorted order, except below the directories
+    /// `exclude` (ctxgen's own output, when it is inside `dir`). Symbolic links are not
+    /// followed, and directories that hold ctxgen output (a `.ctxgen-manifest`, a
+    /// `.ctxgen-staging`) are skipped too.
+    pub fn load_dir_excluding(
+        dir: &Path,
+        url_map: &BTreeMap<String, PathBuf>,
+        exclude: &[PathBuf],
+    ) -> Result<Self> {
         let root = dir.canonicalize().map_err(|source| Error::Io {
             path: dir.to_path_buf(),
             source,
@@ -85,8 +99,12 @@ impl SchemaSet {
                 dir.display()
             )));
         }
+        let exclude: Vec<PathBuf> = exclude
+            .iter()
+            .filter_map(|d| d.canonicalize().ok())
+            .collect();
         let mut files = Vec::new();
-        collect_json_files(&root, &mut files)?;
+        collect_json_files_excluding(&root, &exclude, &mut files)?;
         files.sort();
         if files.is_empty() {
             return Err(Error::Usage(format!(
@@ -97,33 +115,71 @@ impl SchemaSet {
         let mut set = SchemaSet::empty(Some(root.clone()), display_dir(dir));
         set.url_map = url_map.clone();
         for file in files {
-            set.load_file(&file, true)?;
+            set.load_file(&file, true).map_err(|e| set.spell_error(e))?;
         }
         Ok(set)
     }
 
-    /// Loads the named files; the schema root is the directory of the first one
-    /// (refs may reach other files below it).
+    /// Loads the named files, in the order of their paths (not the order given; a file named
+    /// twice counts once). The schema root is the deepest directory that holds them all, after
+    /// resolving symbolic links; refs may reach other files below it.
     pub fn load_files(files: &[PathBuf], url_map: &BTreeMap<String, PathBuf>) -> Result<Self> {
-        let first = files
-            .first()
-            .ok_or_else(|| Error::Usage("no schema files given".into()))?;
-        let abs = first.canonicalize().map_err(|source| Error::Io {
-            path: first.clone(),
-            source,
-        })?;
-        let root = abs.parent().map(Path::to_path_buf).unwrap_or_default();
-        let shown = first.parent().map(display_dir).unwrap_or_default();
-        let mut set = SchemaSet::empty(Some(root), shown);
-        set.url_map = url_map.clone();
+        if files.is_empty() {
+            return Err(Error::Usage("no schema files given".into()));
+        }
+        let mut abs = Vec::new();
         for file in files {
-            let abs = file.canonicalize().map_err(|source| Error::Io {
+            let canon = file.canonicalize().map_err(|source| Error::Io {
                 path: file.clone(),
                 source,
             })?;
-            set.load_file(&abs, true)?;
+            if !canon.is_file() {
+                return Err(Error::Usage(format!("{} is not a file", file.display())));
+            }
+            abs.push(canon);
+        }
+        abs.sort();
+        abs.dedup();
+        let mut root = abs[0].parent().map(Path::to_path_buf).unwrap_or_default();
+        for f in &abs[1..] {
+            while !f.starts_with(&root) {
+                if !root.pop() {
+                    break;
+                }
+            }
+        }
+        // Messages show the root relative to the working directory when it is below it.
+        let cwd = std::env::current_dir().and_then(|d| d.canonicalize()).ok();
+        let shown = match cwd.as_deref().and_then(|c| root.strip_prefix(c).ok()) {
+            Some(rel) => display_dir(rel),
+            None => display_dir(&root),
+        };
+        let mut set = SchemaSet::empty(Some(root), shown);
+        set.url_map = url_map.clone();
+        for file in &abs {
+            set.load_file(file, true).map_err(|e| set.spell_error(e))?;
         }
         Ok(set)
+    }
+
+    /// `location` (its file relative to the schema root, as in the IR) with the file as the user
+    /// gave it, for messages.
+    pub fn spell(&self, location: &Location) -> Location {
+        match self.docs.iter().find(|d| d.rel == location.file) {
+            Some(d) => Location::new(d.display.clone(), location.pointer.clone()),
+            None => location.clone(),
+        }
+    }
+
+    /// An error with its location spelled as the user gave it ([`SchemaSet::spell`]).
+    pub fn spell_error(&self, e: Error) -> Error {
+        match e {
+            Error::Schema { location, message } => Error::Schema {
+                location: self.spell(&location),
+                message,
+            },
+            e => e,
+        }
     }
 
     /// Loads schemas held in memory (the bundled protocol schemas).
@@ -139,20 +195,48 @@ impl SchemaSet {
         Ok(set)
     }
 
-    fn load_file(&mut self, abs: &Path, named: bool) -> Result<DocId> {
+    /// Reads one file, which must be below the schema root once symbolic links are resolved (or
+    /// be a file `--map-url` names).
+    fn load_file(&mut self, path: &Path, named: bool) -> Result<DocId> {
+        let abs = path.canonicalize().map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let abs = abs.as_path();
+        let (rel, display) = match &self.root_dir {
+            Some(root) => match abs.strip_prefix(root) {
+                Ok(rel) => {
+                    let rel = rel.to_string_lossy().replace('\\', "/");
+                    let display = format!("{}{rel}", self.display_root);
+                    (rel, display)
+                }
+                // A file the user mapped a URL to is named by that URL.
+                Err(_) => match self.mapped_url(abs) {
+                    Some(url) => (url, abs.display().to_string()),
+                    None => {
+                        let via = if path == abs {
+                            String::new()
+                        } else {
+                            format!(" (through {})", path.display())
+                        };
+                        return Err(Error::Usage(format!(
+                            "{}{via} is outside the schema root {}: ctxgen reads only files \
+                             below the schema root and follows no symbolic link out of it",
+                            abs.display(),
+                            root.display()
+                        )));
+                    }
+                },
+            },
+            None => {
+                let rel = abs.to_string_lossy().into_owned();
+                (rel.clone(), rel)
+            }
+        };
         let text = std::fs::read(abs).map_err(|source| Error::Io {
             path: abs.to_path_buf(),
             source,
         })?;
-        let rel = match &self.root_dir {
-            Some(root) => abs
-                .strip_prefix(root)
-                .unwrap_or(abs)
-                .to_string_lossy()
-                .replace('\\', "/"),
-            None => abs.to_string_lossy().into_owned(),
-        };
-        let display = format!("{}{rel}", self.display_root);
         let text = String::from_utf8(text).map_err(|e| Error::Json {
             file: display.clone(),
             line: 1,
@@ -162,11 +246,30 @@ impl SchemaSet {
         let url = Url::from_file_path(abs)
             .map_err(|()| Error::Usage(format!("bad path {}", abs.display())))?;
         self.files_read.push(abs.to_path_buf());
-        self.add_document(rel, url, &text, named)
+        self.add_document_shown(rel, display, url, &text, named)
+    }
+
+    /// The URL `--map-url` maps to this (canonical) file, if any.
+    fn mapped_url(&self, abs: &Path) -> Option<String> {
+        self.url_map
+            .iter()
+            .find(|(_, f)| f.canonicalize().ok().as_deref() == Some(abs))
+            .map(|(url, _)| url.clone())
     }
 
     fn add_document(&mut self, rel: String, url: Url, text: &str, named: bool) -> Result<DocId> {
         let display = format!("{}{rel}", self.display_root);
+        self.add_document_shown(rel, display, url, text, named)
+    }
+
+    fn add_document_shown(
+        &mut self,
+        rel: String,
+        display: String,
+        url: Url,
+        text: &str,
+        named: bool,
+    ) -> Result<DocId> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let root: Value = serde_json::from_str(text).map_err(|e| Error::Json {
             file: display.clone(),
@@ -223,9 +326,10 @@ impl SchemaSet {
         url.to_string()
     }
 
-    /// The location of a document's root.
+    /// A location as the IR records it: the file relative to the schema root (see
+    /// [`SchemaSet::spell`] for messages).
     pub fn location(&self, loc: &Loc) -> Location {
-        Location::new(self.docs[loc.doc].display.clone(), loc.pointer.clone())
+        Location::new(self.docs[loc.doc].rel.clone(), loc.pointer.clone())
     }
 
     /// The JSON at a location.
@@ -483,7 +587,23 @@ fn strip_position(message: &str) -> String {
     }
 }
 
+/// Every `*.json` file below `dir`, without following symbolic links and skipping ctxgen's
+/// output directories (those with a `.ctxgen-manifest`, and `.ctxgen-staging`).
 fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    collect_json_files_excluding(dir, &[], out)
+}
+
+/// Whether a directory holds ctxgen output rather than schemas.
+fn is_output_dir(dir: &Path) -> bool {
+    dir.file_name().is_some_and(|n| n == crate::output::STAGING)
+        || std::fs::symlink_metadata(dir.join(crate::output::MANIFEST)).is_ok()
+}
+
+fn collect_json_files_excluding(
+    dir: &Path,
+    exclude: &[PathBuf],
+    out: &mut Vec<PathBuf>,
+) -> Result<()> {
     let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
         path: dir.to_path_buf(),
         source,
@@ -499,7 +619,9 @@ fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
             source,
         })?;
         if kind.is_dir() {
-            collect_json_files(&path, out)?;
+            if !is_output_dir(&path) && !exclude.contains(&path) {
+                collect_json_files_excluding(&path, exclude, out)?;
+            }
         } else if kind.is_file() && path.extension().is_some_and(|e| e == "json") {
             out.push(path);
         }

@@ -48,7 +48,7 @@ static C191_0: Constant = Constant::new(|| rt::json(r#""orch""#));
 static C224_0: Constant = Constant::new(|| rt::json(r#""get_alternatives""#));
 static C228_0: Constant = Constant::new(|| rt::json(r#""recommend_cancel""#));
 
-/// `schemas/agent-context-report.json#/$defs/AgentContextReport`
+/// `agent-context-report.json#/$defs/AgentContextReport`
 pub(crate) fn n0(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -57,7 +57,7 @@ pub(crate) fn n0(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/ContextReport`
+/// `agent-context-report.json#/$defs/ContextReport`
 pub(crate) fn n1(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -93,14 +93,14 @@ pub(crate) fn n1(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations/items`
+/// `session-context.json#/$defs/HandoffPayload/properties/recommendations/items`
 pub(crate) fn n2(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
     ok
 }
 
-/// `schemas/common.json#/$defs/DateTime`
+/// `common.json#/$defs/DateTime`
 pub(crate) fn n3(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -108,7 +108,7 @@ pub(crate) fn n3(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/common.json#/$defs/NonNegativeInteger`
+/// `common.json#/$defs/NonNegativeInteger`
 pub(crate) fn n4(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Integer], at, r);
@@ -116,7 +116,7 @@ pub(crate) fn n4(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/ContextWindow`
+/// `agent-context-report.json#/$defs/ContextWindow`
 pub(crate) fn n5(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -130,7 +130,7 @@ pub(crate) fn n5(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/ContextWindow/properties/percentFull`
+/// `agent-context-report.json#/$defs/ContextWindow/properties/percentFull`
 pub(crate) fn n6(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Number], at, r);
@@ -139,7 +139,7 @@ pub(crate) fn n6(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects`
+/// `agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects`
 pub(crate) fn n7(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -147,7 +147,7 @@ pub(crate) fn n7(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/LoadedProject`
+/// `agent-context-report.json#/$defs/LoadedProject`
 pub(crate) fn n8(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -169,7 +169,7 @@ pub(crate) fn n8(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/FileCategoryCounts`
+/// `agent-context-report.json#/$defs/FileCategoryCounts`
 pub(crate) fn n9(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -177,7 +177,7 @@ pub(crate) fn n9(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/Freshness`
+/// `agent-context-report.json#/$defs/Freshness`
 pub(crate) fn n10(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -185,7 +185,7 @@ pub(crate) fn n10(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks`
+/// `agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks`
 pub(crate) fn n11(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -193,7 +193,7 @@ pub(crate) fn n11(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/LoadedTask`
+/// `agent-context-report.json#/$defs/LoadedTask`
 pub(crate) fn n12(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -213,14 +213,14 @@ pub(crate) fn n12(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/is_internal`
+/// `scheduling-context.json#/$defs/Coordination/properties/is_internal`
 pub(crate) fn n13(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Boolean], at, r);
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments`
+/// `agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments`
 pub(crate) fn n14(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -228,7 +228,7 @@ pub(crate) fn n14(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/LoadedDocument`
+/// `agent-context-report.json#/$defs/LoadedDocument`
 pub(crate) fn n15(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -242,7 +242,7 @@ pub(crate) fn n15(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/Capabilities`
+/// `agent-context-report.json#/$defs/Capabilities`
 pub(crate) fn n16(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -256,7 +256,7 @@ pub(crate) fn n16(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately`
+/// `agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately`
 pub(crate) fn n17(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -265,7 +265,7 @@ pub(crate) fn n17(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/Capabilities/properties/estimatedLoadTime`
+/// `agent-context-report.json#/$defs/Capabilities/properties/estimatedLoadTime`
 pub(crate) fn n18(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Number], at, r);
@@ -273,7 +273,7 @@ pub(crate) fn n18(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/MemoryState`
+/// `agent-context-report.json#/$defs/MemoryState`
 pub(crate) fn n19(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -292,7 +292,7 @@ pub(crate) fn n19(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/agent-context-report.json#/$defs/ReportContextInput`
+/// `agent-context-report.json#/$defs/ReportContextInput`
 pub(crate) fn n20(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -317,7 +317,7 @@ pub(crate) fn n20(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/common.json#/$defs/UnitScore`
+/// `common.json#/$defs/UnitScore`
 pub(crate) fn n21(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Number], at, r);
@@ -326,7 +326,7 @@ pub(crate) fn n21(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/common.json#/$defs/Date`
+/// `common.json#/$defs/Date`
 pub(crate) fn n22(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -334,7 +334,7 @@ pub(crate) fn n22(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/common.json#/$defs/ContextPath`
+/// `common.json#/$defs/ContextPath`
 pub(crate) fn n23(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -343,7 +343,7 @@ pub(crate) fn n23(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/message-envelope.json#`
+/// `message-envelope.json#`
 pub(crate) fn n24(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -357,14 +357,14 @@ pub(crate) fn n24(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/context`
+/// `session-context.json#/$defs/HandoffPayload/properties/context`
 pub(crate) fn n25(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/DocumentType`
+/// `paper-context.json#/$defs/DocumentType`
 pub(crate) fn n26(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -372,7 +372,7 @@ pub(crate) fn n26(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterType`
+/// `paper-context.json#/$defs/ChapterType`
 pub(crate) fn n27(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -393,7 +393,7 @@ pub(crate) fn n27(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterStatus`
+/// `paper-context.json#/$defs/ChapterStatus`
 pub(crate) fn n28(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -401,7 +401,7 @@ pub(crate) fn n28(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/SectionStatus`
+/// `paper-context.json#/$defs/SectionStatus`
 pub(crate) fn n29(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -409,7 +409,7 @@ pub(crate) fn n29(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/CitationStyle`
+/// `paper-context.json#/$defs/CitationStyle`
 pub(crate) fn n30(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -417,7 +417,7 @@ pub(crate) fn n30(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/MethodologyType`
+/// `paper-context.json#/$defs/MethodologyType`
 pub(crate) fn n31(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -430,7 +430,7 @@ pub(crate) fn n31(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/Tense`
+/// `paper-context.json#/$defs/Tense`
 pub(crate) fn n32(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -438,7 +438,7 @@ pub(crate) fn n32(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/TenseRules`
+/// `paper-context.json#/$defs/TenseRules`
 pub(crate) fn n33(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -447,7 +447,7 @@ pub(crate) fn n33(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/HeadingStyle`
+/// `paper-context.json#/$defs/HeadingStyle`
 pub(crate) fn n34(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -455,7 +455,7 @@ pub(crate) fn n34(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/FigurePrefix`
+/// `paper-context.json#/$defs/FigurePrefix`
 pub(crate) fn n35(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -463,7 +463,7 @@ pub(crate) fn n35(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/TablePrefix`
+/// `paper-context.json#/$defs/TablePrefix`
 pub(crate) fn n36(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -471,7 +471,7 @@ pub(crate) fn n36(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/EquationNumbering`
+/// `paper-context.json#/$defs/EquationNumbering`
 pub(crate) fn n37(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -479,7 +479,7 @@ pub(crate) fn n37(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/Formatting`
+/// `paper-context.json#/$defs/Formatting`
 pub(crate) fn n38(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -503,7 +503,7 @@ pub(crate) fn n38(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/StyleGuide`
+/// `paper-context.json#/$defs/StyleGuide`
 pub(crate) fn n39(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -523,7 +523,7 @@ pub(crate) fn n39(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterStyleGuide`
+/// `paper-context.json#/$defs/ChapterStyleGuide`
 pub(crate) fn n40(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -547,7 +547,7 @@ pub(crate) fn n40(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/SectionStyleGuide`
+/// `paper-context.json#/$defs/SectionStyleGuide`
 pub(crate) fn n41(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -561,7 +561,7 @@ pub(crate) fn n41(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/GlossaryEntry`
+/// `paper-context.json#/$defs/GlossaryEntry`
 pub(crate) fn n42(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -575,7 +575,7 @@ pub(crate) fn n42(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterOutline`
+/// `paper-context.json#/$defs/ChapterOutline`
 pub(crate) fn n43(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -600,7 +600,7 @@ pub(crate) fn n43(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations`
+/// `session-context.json#/$defs/HandoffPayload/properties/recommendations`
 pub(crate) fn n44(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -608,7 +608,7 @@ pub(crate) fn n44(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterSummary`
+/// `paper-context.json#/$defs/ChapterSummary`
 pub(crate) fn n45(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -634,7 +634,7 @@ pub(crate) fn n45(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterSummary/properties/summary`
+/// `paper-context.json#/$defs/ChapterSummary/properties/summary`
 pub(crate) fn n46(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -642,7 +642,7 @@ pub(crate) fn n46(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/WordBudget`
+/// `paper-context.json#/$defs/WordBudget`
 pub(crate) fn n47(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -651,7 +651,7 @@ pub(crate) fn n47(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ThesisContext`
+/// `paper-context.json#/$defs/ThesisContext`
 pub(crate) fn n48(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -696,7 +696,7 @@ pub(crate) fn n48(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/terminology_subset`
+/// `paper-context.json#/$defs/ChapterContext/properties/terminology_subset`
 pub(crate) fn n49(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -704,7 +704,7 @@ pub(crate) fn n49(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_structure`
+/// `paper-context.json#/$defs/ThesisContext/properties/chapter_structure`
 pub(crate) fn n50(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -712,7 +712,7 @@ pub(crate) fn n50(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_summaries`
+/// `paper-context.json#/$defs/ThesisContext/properties/chapter_summaries`
 pub(crate) fn n51(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -720,14 +720,14 @@ pub(crate) fn n51(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/properties/subtype`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/properties/subtype`
 pub(crate) fn n52(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String, Type::Null], at, r);
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/SectionAssignment`
+/// `paper-context.json#/$defs/SectionAssignment`
 pub(crate) fn n53(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -753,7 +753,7 @@ pub(crate) fn n53(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterContext`
+/// `paper-context.json#/$defs/ChapterContext`
 pub(crate) fn n54(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -810,7 +810,7 @@ pub(crate) fn n54(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/parent_summary`
+/// `paper-context.json#/$defs/ChapterContext/properties/parent_summary`
 pub(crate) fn n55(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -818,7 +818,7 @@ pub(crate) fn n55(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_number`
+/// `paper-context.json#/$defs/ChapterContext/properties/chapter_number`
 pub(crate) fn n56(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Integer], at, r);
@@ -826,7 +826,7 @@ pub(crate) fn n56(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/section_assignments`
+/// `paper-context.json#/$defs/ChapterContext/properties/section_assignments`
 pub(crate) fn n57(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -834,14 +834,14 @@ pub(crate) fn n57(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ChapterContext/properties/remaining_budget`
+/// `paper-context.json#/$defs/ChapterContext/properties/remaining_budget`
 pub(crate) fn n58(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Integer], at, r);
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/SectionContext`
+/// `paper-context.json#/$defs/SectionContext`
 pub(crate) fn n59(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -898,7 +898,7 @@ pub(crate) fn n59(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/SectionContext/properties/chapter_summary`
+/// `paper-context.json#/$defs/SectionContext/properties/chapter_summary`
 pub(crate) fn n60(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -906,7 +906,7 @@ pub(crate) fn n60(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/TargetType`
+/// `paper-context.json#/$defs/TargetType`
 pub(crate) fn n61(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -914,7 +914,7 @@ pub(crate) fn n61(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/Severity`
+/// `paper-context.json#/$defs/Severity`
 pub(crate) fn n62(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -922,7 +922,7 @@ pub(crate) fn n62(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/CategoryScores`
+/// `paper-context.json#/$defs/CategoryScores`
 pub(crate) fn n63(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -941,7 +941,7 @@ pub(crate) fn n63(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/QualityIssue`
+/// `paper-context.json#/$defs/QualityIssue`
 pub(crate) fn n64(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -976,7 +976,7 @@ pub(crate) fn n64(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/ContextUsed`
+/// `paper-context.json#/$defs/ContextUsed`
 pub(crate) fn n65(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -990,7 +990,7 @@ pub(crate) fn n65(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/QualityReport`
+/// `paper-context.json#/$defs/QualityReport`
 pub(crate) fn n66(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1043,7 +1043,7 @@ pub(crate) fn n66(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/paper-context.json#/$defs/QualityReport/properties/issues`
+/// `paper-context.json#/$defs/QualityReport/properties/issues`
 pub(crate) fn n67(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -1051,7 +1051,7 @@ pub(crate) fn n67(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/Score`
+/// `scheduling-context.json#/$defs/Score`
 pub(crate) fn n68(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Integer], at, r);
@@ -1060,7 +1060,7 @@ pub(crate) fn n68(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/Engagement`
+/// `scheduling-context.json#/$defs/Engagement`
 pub(crate) fn n69(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1068,7 +1068,7 @@ pub(crate) fn n69(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AlternativeTime`
+/// `scheduling-context.json#/$defs/AlternativeTime`
 pub(crate) fn n70(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1077,7 +1077,7 @@ pub(crate) fn n70(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AlternativeTime/properties/time_range`
+/// `scheduling-context.json#/$defs/AlternativeTime/properties/time_range`
 pub(crate) fn n71(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1085,7 +1085,7 @@ pub(crate) fn n71(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeActionType`
+/// `scheduling-context.json#/$defs/AttendeeActionType`
 pub(crate) fn n72(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1098,7 +1098,7 @@ pub(crate) fn n72(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/ReplySubtype`
+/// `scheduling-context.json#/$defs/ReplySubtype`
 pub(crate) fn n73(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1106,7 +1106,7 @@ pub(crate) fn n73(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/WaitSubtype`
+/// `scheduling-context.json#/$defs/WaitSubtype`
 pub(crate) fn n74(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1114,7 +1114,7 @@ pub(crate) fn n74(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/ConfirmSubtype`
+/// `scheduling-context.json#/$defs/ConfirmSubtype`
 pub(crate) fn n75(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1122,7 +1122,7 @@ pub(crate) fn n75(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EscalateSubtype`
+/// `scheduling-context.json#/$defs/EscalateSubtype`
 pub(crate) fn n76(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1130,7 +1130,7 @@ pub(crate) fn n76(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/CloseSubtype`
+/// `scheduling-context.json#/$defs/CloseSubtype`
 pub(crate) fn n77(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1138,7 +1138,7 @@ pub(crate) fn n77(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EmptyMetadata`
+/// `scheduling-context.json#/$defs/EmptyMetadata`
 pub(crate) fn n78(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1146,7 +1146,7 @@ pub(crate) fn n78(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata`
+/// `scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata`
 pub(crate) fn n79(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1157,7 +1157,7 @@ pub(crate) fn n79(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EscalateUnusualMetadata`
+/// `scheduling-context.json#/$defs/EscalateUnusualMetadata`
 pub(crate) fn n80(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1167,7 +1167,7 @@ pub(crate) fn n80(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EscalateInternalMetadata`
+/// `scheduling-context.json#/$defs/EscalateInternalMetadata`
 pub(crate) fn n81(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1177,7 +1177,7 @@ pub(crate) fn n81(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction`
+/// `scheduling-context.json#/$defs/AttendeeNextAction`
 pub(crate) fn n82(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1197,14 +1197,14 @@ pub(crate) fn n82(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/0`
 pub(crate) fn n83(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n84, Some(n86), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if`
 pub(crate) fn n84(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n85)], at, r);
@@ -1219,28 +1219,28 @@ pub(crate) fn n85(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then`
 pub(crate) fn n86(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("subtype", n87), ("metadata", n78)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/subtype`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/subtype`
 pub(crate) fn n87(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C87_0, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/1`
 pub(crate) fn n88(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n89, Some(n91), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if`
 pub(crate) fn n89(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n90)], at, r);
@@ -1255,21 +1255,21 @@ pub(crate) fn n90(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then`
 pub(crate) fn n91(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("subtype", n73), ("metadata", n78)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/2`
 pub(crate) fn n92(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n93, Some(n95), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if`
 pub(crate) fn n93(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n94)], at, r);
@@ -1284,21 +1284,21 @@ pub(crate) fn n94(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then`
 pub(crate) fn n95(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("subtype", n74), ("metadata", n78)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/3`
 pub(crate) fn n96(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n97, Some(n86), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if`
 pub(crate) fn n97(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n98)], at, r);
@@ -1313,14 +1313,14 @@ pub(crate) fn n98(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/4`
 pub(crate) fn n99(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n100, Some(n102), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if`
 pub(crate) fn n100(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n101)], at, r);
@@ -1335,21 +1335,21 @@ pub(crate) fn n101(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then`
 pub(crate) fn n102(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("subtype", n75), ("metadata", n78)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/5`
 pub(crate) fn n103(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n104, Some(n106), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if`
 pub(crate) fn n104(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n105)], at, r);
@@ -1364,21 +1364,21 @@ pub(crate) fn n105(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then`
 pub(crate) fn n106(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("subtype", n76)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/6`
 pub(crate) fn n107(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n108, Some(n110), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if`
 pub(crate) fn n108(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n105), ("subtype", n109)], at, r);
@@ -1393,21 +1393,21 @@ pub(crate) fn n109(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then`
 pub(crate) fn n110(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("metadata", n79)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/7`
 pub(crate) fn n111(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n112, Some(n114), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if`
 pub(crate) fn n112(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n105), ("subtype", n113)], at, r);
@@ -1422,21 +1422,21 @@ pub(crate) fn n113(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then`
 pub(crate) fn n114(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("metadata", n80)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/8`
 pub(crate) fn n115(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n116, Some(n118), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if`
 pub(crate) fn n116(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n105), ("subtype", n117)], at, r);
@@ -1451,21 +1451,21 @@ pub(crate) fn n117(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then`
 pub(crate) fn n118(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("metadata", n81)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/9`
 pub(crate) fn n119(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n120, Some(n122), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if`
 pub(crate) fn n120(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n121)], at, r);
@@ -1480,14 +1480,14 @@ pub(crate) fn n121(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then`
+/// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then`
 pub(crate) fn n122(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("subtype", n77), ("metadata", n78)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventActionType`
+/// `scheduling-context.json#/$defs/EventActionType`
 pub(crate) fn n123(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1495,7 +1495,7 @@ pub(crate) fn n123(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/CoordinationInProgressSubtype`
+/// `scheduling-context.json#/$defs/CoordinationInProgressSubtype`
 pub(crate) fn n124(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1508,7 +1508,7 @@ pub(crate) fn n124(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/WaitingForDecisionSubtype`
+/// `scheduling-context.json#/$defs/WaitingForDecisionSubtype`
 pub(crate) fn n125(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1521,7 +1521,7 @@ pub(crate) fn n125(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/CompleteSubtype`
+/// `scheduling-context.json#/$defs/CompleteSubtype`
 pub(crate) fn n126(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1529,7 +1529,7 @@ pub(crate) fn n126(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/RescheduleMetadata`
+/// `scheduling-context.json#/$defs/RescheduleMetadata`
 pub(crate) fn n127(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1539,7 +1539,7 @@ pub(crate) fn n127(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives`
+/// `scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives`
 pub(crate) fn n128(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -1547,7 +1547,7 @@ pub(crate) fn n128(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/ResolveConflictMetadata`
+/// `scheduling-context.json#/$defs/ResolveConflictMetadata`
 pub(crate) fn n129(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1557,7 +1557,7 @@ pub(crate) fn n129(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction`
+/// `scheduling-context.json#/$defs/EventNextAction`
 pub(crate) fn n130(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1573,14 +1573,14 @@ pub(crate) fn n130(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/0`
 pub(crate) fn n131(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n132, Some(n134), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/0/if`
 pub(crate) fn n132(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n133)], at, r);
@@ -1595,21 +1595,21 @@ pub(crate) fn n133(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/then`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/0/then`
 pub(crate) fn n134(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("subtype", n124), ("metadata", n78)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/1`
 pub(crate) fn n135(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n136, Some(n138), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/if`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/1/if`
 pub(crate) fn n136(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n137)], at, r);
@@ -1624,21 +1624,21 @@ pub(crate) fn n137(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/then`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/1/then`
 pub(crate) fn n138(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("subtype", n125)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/2`
 pub(crate) fn n139(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n140, Some(n142), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/2/if`
 pub(crate) fn n140(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n137), ("subtype", n141)], at, r);
@@ -1646,28 +1646,28 @@ pub(crate) fn n140(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype`
 pub(crate) fn n141(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::enum_str(v, &["get_alternatives", "recommend_cancel", "unusual"], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/then`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/2/then`
 pub(crate) fn n142(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("metadata", n78)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/3`
 pub(crate) fn n143(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n144, Some(n146), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/3/if`
 pub(crate) fn n144(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n137), ("subtype", n145)], at, r);
@@ -1682,21 +1682,21 @@ pub(crate) fn n145(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/then`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/3/then`
 pub(crate) fn n146(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("metadata", n127)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/4`
 pub(crate) fn n147(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n148, Some(n150), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/4/if`
 pub(crate) fn n148(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n137), ("subtype", n149)], at, r);
@@ -1711,21 +1711,21 @@ pub(crate) fn n149(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/then`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/4/then`
 pub(crate) fn n150(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("metadata", n129)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/5`
 pub(crate) fn n151(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n152, Some(n154), None, at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/5/if`
 pub(crate) fn n152(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("type", n153)], at, r);
@@ -1740,14 +1740,14 @@ pub(crate) fn n153(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/then`
+/// `scheduling-context.json#/$defs/EventNextAction/allOf/5/then`
 pub(crate) fn n154(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("subtype", n126), ("metadata", n78)], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeAnalysis`
+/// `scheduling-context.json#/$defs/AttendeeAnalysis`
 pub(crate) fn n155(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1772,7 +1772,7 @@ pub(crate) fn n155(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times`
+/// `scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times`
 pub(crate) fn n156(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -1780,7 +1780,7 @@ pub(crate) fn n156(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventAnalysis`
+/// `scheduling-context.json#/$defs/EventAnalysis`
 pub(crate) fn n157(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1789,7 +1789,7 @@ pub(crate) fn n157(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/EventDates`
+/// `scheduling-context.json#/$defs/EventDates`
 pub(crate) fn n158(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1798,7 +1798,7 @@ pub(crate) fn n158(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/Attendee`
+/// `scheduling-context.json#/$defs/Attendee`
 pub(crate) fn n159(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1823,21 +1823,21 @@ pub(crate) fn n159(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis`
+/// `scheduling-context.json#/$defs/Coordination/properties/attendee_analysis`
 pub(crate) fn n160(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::any_of(v, &[n155, n161], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/1`
+/// `scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/1`
 pub(crate) fn n161(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Null], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation`
+/// `scheduling-context.json#/$defs/SchedulingOperation`
 pub(crate) fn n162(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1876,7 +1876,7 @@ pub(crate) fn n162(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/duration`
+/// `scheduling-context.json#/$defs/SchedulingOperation/properties/duration`
 pub(crate) fn n163(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Number], at, r);
@@ -1884,7 +1884,7 @@ pub(crate) fn n163(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/attendees`
+/// `scheduling-context.json#/$defs/SchedulingOperation/properties/attendees`
 pub(crate) fn n164(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -1892,14 +1892,14 @@ pub(crate) fn n164(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis`
+/// `scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis`
 pub(crate) fn n165(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::any_of(v, &[n157, n161], at, r);
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/MessageDirection`
+/// `scheduling-context.json#/$defs/MessageDirection`
 pub(crate) fn n166(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -1907,7 +1907,7 @@ pub(crate) fn n166(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/ConversationMessage`
+/// `scheduling-context.json#/$defs/ConversationMessage`
 pub(crate) fn n167(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1921,7 +1921,7 @@ pub(crate) fn n167(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/Coordination`
+/// `scheduling-context.json#/$defs/Coordination`
 pub(crate) fn n168(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1955,7 +1955,7 @@ pub(crate) fn n168(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/Coordination/properties/conv_history`
+/// `scheduling-context.json#/$defs/Coordination/properties/conv_history`
 pub(crate) fn n169(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -1963,7 +1963,7 @@ pub(crate) fn n169(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/SchedulingAgentOutput/properties/follow_up_date`
+/// `scheduling-context.json#/$defs/SchedulingAgentOutput/properties/follow_up_date`
 pub(crate) fn n170(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String, Type::Null], at, r);
@@ -1971,7 +1971,7 @@ pub(crate) fn n170(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/scheduling-context.json#/$defs/SchedulingAgentOutput`
+/// `scheduling-context.json#/$defs/SchedulingAgentOutput`
 pub(crate) fn n171(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -1985,7 +1985,7 @@ pub(crate) fn n171(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#`
+/// `session-context.json#`
 pub(crate) fn n172(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -2012,7 +2012,7 @@ pub(crate) fn n172(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/properties/schema_version`
+/// `session-context.json#/properties/schema_version`
 pub(crate) fn n173(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -2020,7 +2020,7 @@ pub(crate) fn n173(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef`
+/// `session-context.json#/$defs/AgentRef`
 pub(crate) fn n174(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -2037,7 +2037,7 @@ pub(crate) fn n174(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/properties/id`
+/// `session-context.json#/$defs/AgentRef/properties/id`
 pub(crate) fn n175(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -2045,7 +2045,7 @@ pub(crate) fn n175(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentFamily`
+/// `session-context.json#/$defs/AgentFamily`
 pub(crate) fn n176(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -2053,7 +2053,7 @@ pub(crate) fn n176(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/CognitiveMode`
+/// `session-context.json#/$defs/CognitiveMode`
 pub(crate) fn n177(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -2061,7 +2061,7 @@ pub(crate) fn n177(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentModel`
+/// `session-context.json#/$defs/AgentModel`
 pub(crate) fn n178(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -2069,14 +2069,14 @@ pub(crate) fn n178(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/0`
+/// `session-context.json#/$defs/AgentRef/allOf/0`
 pub(crate) fn n179(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n180, Some(n182), None, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/if`
+/// `session-context.json#/$defs/AgentRef/allOf/0/if`
 pub(crate) fn n180(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("family", n181)], at, r);
@@ -2084,35 +2084,35 @@ pub(crate) fn n180(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/if/properties/family`
+/// `session-context.json#/$defs/AgentRef/allOf/0/if/properties/family`
 pub(crate) fn n181(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C181_0, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/then`
+/// `session-context.json#/$defs/AgentRef/allOf/0/then`
 pub(crate) fn n182(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("id", n183)], at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/0/then/properties/id`
+/// `session-context.json#/$defs/AgentRef/allOf/0/then/properties/id`
 pub(crate) fn n183(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::pattern(v, &P6, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/1`
+/// `session-context.json#/$defs/AgentRef/allOf/1`
 pub(crate) fn n184(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n185, Some(n187), None, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/if`
+/// `session-context.json#/$defs/AgentRef/allOf/1/if`
 pub(crate) fn n185(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("family", n186)], at, r);
@@ -2120,35 +2120,35 @@ pub(crate) fn n185(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/if/properties/family`
+/// `session-context.json#/$defs/AgentRef/allOf/1/if/properties/family`
 pub(crate) fn n186(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C186_0, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/then`
+/// `session-context.json#/$defs/AgentRef/allOf/1/then`
 pub(crate) fn n187(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("id", n188)], at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/1/then/properties/id`
+/// `session-context.json#/$defs/AgentRef/allOf/1/then/properties/id`
 pub(crate) fn n188(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::pattern(v, &P5, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/2`
+/// `session-context.json#/$defs/AgentRef/allOf/2`
 pub(crate) fn n189(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::if_then_else(v, n190, Some(n192), None, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/if`
+/// `session-context.json#/$defs/AgentRef/allOf/2/if`
 pub(crate) fn n190(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("family", n191)], at, r);
@@ -2156,28 +2156,28 @@ pub(crate) fn n190(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/if/properties/family`
+/// `session-context.json#/$defs/AgentRef/allOf/2/if/properties/family`
 pub(crate) fn n191(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::constant(v, &C191_0, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/then`
+/// `session-context.json#/$defs/AgentRef/allOf/2/then`
 pub(crate) fn n192(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::properties(v, &[("id", n193)], at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/AgentRef/allOf/2/then/properties/id`
+/// `session-context.json#/$defs/AgentRef/allOf/2/then/properties/id`
 pub(crate) fn n193(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::pattern(v, &P4, at, r);
     ok
 }
 
-/// `schemas/session-context.json#/$defs/HandoffPayload`
+/// `session-context.json#/$defs/HandoffPayload`
 pub(crate) fn n194(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -2199,7 +2199,7 @@ pub(crate) fn n194(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/key_findings`
+/// `session-context.json#/$defs/HandoffPayload/properties/key_findings`
 pub(crate) fn n195(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -2207,7 +2207,7 @@ pub(crate) fn n195(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/KeyFinding`
+/// `session-context.json#/$defs/KeyFinding`
 pub(crate) fn n196(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -2216,7 +2216,7 @@ pub(crate) fn n196(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/KeyFinding/properties/id`
+/// `session-context.json#/$defs/KeyFinding/properties/id`
 pub(crate) fn n197(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -2224,7 +2224,7 @@ pub(crate) fn n197(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/open_questions`
+/// `session-context.json#/$defs/HandoffPayload/properties/open_questions`
 pub(crate) fn n198(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -2232,7 +2232,7 @@ pub(crate) fn n198(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/OpenQuestion`
+/// `session-context.json#/$defs/OpenQuestion`
 pub(crate) fn n199(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -2241,7 +2241,7 @@ pub(crate) fn n199(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/OpenQuestion/properties/id`
+/// `session-context.json#/$defs/OpenQuestion/properties/id`
 pub(crate) fn n200(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -2249,7 +2249,7 @@ pub(crate) fn n200(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/blockers`
+/// `session-context.json#/$defs/HandoffPayload/properties/blockers`
 pub(crate) fn n201(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -2257,7 +2257,7 @@ pub(crate) fn n201(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/Blocker`
+/// `session-context.json#/$defs/Blocker`
 pub(crate) fn n202(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -2266,7 +2266,7 @@ pub(crate) fn n202(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/Blocker/properties/id`
+/// `session-context.json#/$defs/Blocker/properties/id`
 pub(crate) fn n203(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -2274,7 +2274,7 @@ pub(crate) fn n203(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/Confidence`
+/// `session-context.json#/$defs/Confidence`
 pub(crate) fn n204(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -2283,7 +2283,7 @@ pub(crate) fn n204(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/ConfidenceBreakdown`
+/// `session-context.json#/$defs/ConfidenceBreakdown`
 pub(crate) fn n205(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -2296,7 +2296,7 @@ pub(crate) fn n205(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/HandoffPayload/properties/artifacts`
+/// `session-context.json#/$defs/HandoffPayload/properties/artifacts`
 pub(crate) fn n206(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Array], at, r);
@@ -2304,7 +2304,7 @@ pub(crate) fn n206(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/ArtifactRef`
+/// `session-context.json#/$defs/ArtifactRef`
 pub(crate) fn n207(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -2313,7 +2313,7 @@ pub(crate) fn n207(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/ArtifactType`
+/// `session-context.json#/$defs/ArtifactType`
 pub(crate) fn n208(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -2337,7 +2337,7 @@ pub(crate) fn n208(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/ArtifactRef/properties/path`
+/// `session-context.json#/$defs/ArtifactRef/properties/path`
 pub(crate) fn n209(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::String], at, r);
@@ -2345,7 +2345,7 @@ pub(crate) fn n209(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/Trace`
+/// `session-context.json#/$defs/Trace`
 pub(crate) fn n210(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
@@ -2354,7 +2354,7 @@ pub(crate) fn n210(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
-/// `schemas/session-context.json#/$defs/Trace/properties/depth`
+/// `session-context.json#/$defs/Trace/properties/depth`
 pub(crate) fn n211(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Integer], at, r);

@@ -145,7 +145,7 @@ const E39 = new Set<unknown>([
   "synthesis",
 ]);
 
-/** schemas/agent-context-report.json#/$defs/AgentContextReport */
+/** agent-context-report.json#/$defs/AgentContextReport */
 export function n0(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -166,7 +166,7 @@ export function n0(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/ContextReport */
+/** agent-context-report.json#/$defs/ContextReport */
 export function n1(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -247,7 +247,7 @@ export function n1(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations/items */
+/** session-context.json#/$defs/HandoffPayload/properties/recommendations/items */
 export function n2(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -257,7 +257,7 @@ export function n2(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/common.json#/$defs/DateTime */
+/** common.json#/$defs/DateTime */
 export function n3(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -273,7 +273,7 @@ export function n3(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/common.json#/$defs/NonNegativeInteger */
+/** common.json#/$defs/NonNegativeInteger */
 export function n4(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!Number.isInteger(v)) {
@@ -289,7 +289,7 @@ export function n4(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/ContextWindow */
+/** agent-context-report.json#/$defs/ContextWindow */
 export function n5(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -324,7 +324,7 @@ export function n5(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/ContextWindow/properties/percentFull */
+/** agent-context-report.json#/$defs/ContextWindow/properties/percentFull */
 export function n6(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "number") {
@@ -344,7 +344,7 @@ export function n6(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects */
+/** agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects */
 export function n7(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -362,7 +362,7 @@ export function n7(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/LoadedProject */
+/** agent-context-report.json#/$defs/LoadedProject */
 export function n8(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -425,7 +425,7 @@ export function n8(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/FileCategoryCounts */
+/** agent-context-report.json#/$defs/FileCategoryCounts */
 export function n9(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -443,7 +443,7 @@ export function n9(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/Freshness */
+/** agent-context-report.json#/$defs/Freshness */
 export function n10(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -457,7 +457,7 @@ export function n10(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks */
+/** agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks */
 export function n11(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -475,7 +475,7 @@ export function n11(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/LoadedTask */
+/** agent-context-report.json#/$defs/LoadedTask */
 export function n12(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -520,7 +520,7 @@ export function n12(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/is_internal */
+/** scheduling-context.json#/$defs/Coordination/properties/is_internal */
 export function n13(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "boolean") {
@@ -530,7 +530,7 @@ export function n13(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments */
+/** agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments */
 export function n14(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -548,7 +548,7 @@ export function n14(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/LoadedDocument */
+/** agent-context-report.json#/$defs/LoadedDocument */
 export function n15(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -588,7 +588,7 @@ export function n15(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/Capabilities */
+/** agent-context-report.json#/$defs/Capabilities */
 export function n16(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -623,7 +623,7 @@ export function n16(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately */
+/** agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately */
 export function n17(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -645,7 +645,7 @@ export function n17(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/Capabilities/properties/estimatedLoadTime */
+/** agent-context-report.json#/$defs/Capabilities/properties/estimatedLoadTime */
 export function n18(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "number") {
@@ -661,7 +661,7 @@ export function n18(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/MemoryState */
+/** agent-context-report.json#/$defs/MemoryState */
 export function n19(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -698,7 +698,7 @@ export function n19(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/agent-context-report.json#/$defs/ReportContextInput */
+/** agent-context-report.json#/$defs/ReportContextInput */
 export function n20(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -755,7 +755,7 @@ export function n20(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/common.json#/$defs/UnitScore */
+/** common.json#/$defs/UnitScore */
 export function n21(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "number") {
@@ -775,7 +775,7 @@ export function n21(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/common.json#/$defs/Date */
+/** common.json#/$defs/Date */
 export function n22(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -791,7 +791,7 @@ export function n22(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/common.json#/$defs/ContextPath */
+/** common.json#/$defs/ContextPath */
 export function n23(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -811,7 +811,7 @@ export function n23(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/message-envelope.json# */
+/** message-envelope.json# */
 export function n24(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -856,7 +856,7 @@ export function n24(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/context */
+/** session-context.json#/$defs/HandoffPayload/properties/context */
 export function n25(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -866,7 +866,7 @@ export function n25(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/DocumentType */
+/** paper-context.json#/$defs/DocumentType */
 export function n26(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -880,7 +880,7 @@ export function n26(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterType */
+/** paper-context.json#/$defs/ChapterType */
 export function n27(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -894,7 +894,7 @@ export function n27(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterStatus */
+/** paper-context.json#/$defs/ChapterStatus */
 export function n28(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -908,7 +908,7 @@ export function n28(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/SectionStatus */
+/** paper-context.json#/$defs/SectionStatus */
 export function n29(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -922,7 +922,7 @@ export function n29(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/CitationStyle */
+/** paper-context.json#/$defs/CitationStyle */
 export function n30(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -936,7 +936,7 @@ export function n30(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/MethodologyType */
+/** paper-context.json#/$defs/MethodologyType */
 export function n31(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -950,7 +950,7 @@ export function n31(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/Tense */
+/** paper-context.json#/$defs/Tense */
 export function n32(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -964,7 +964,7 @@ export function n32(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/TenseRules */
+/** paper-context.json#/$defs/TenseRules */
 export function n33(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1015,7 +1015,7 @@ export function n33(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/HeadingStyle */
+/** paper-context.json#/$defs/HeadingStyle */
 export function n34(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -1029,7 +1029,7 @@ export function n34(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/FigurePrefix */
+/** paper-context.json#/$defs/FigurePrefix */
 export function n35(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -1043,7 +1043,7 @@ export function n35(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/TablePrefix */
+/** paper-context.json#/$defs/TablePrefix */
 export function n36(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -1057,7 +1057,7 @@ export function n36(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/EquationNumbering */
+/** paper-context.json#/$defs/EquationNumbering */
 export function n37(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -1071,7 +1071,7 @@ export function n37(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/Formatting */
+/** paper-context.json#/$defs/Formatting */
 export function n38(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1135,7 +1135,7 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/StyleGuide */
+/** paper-context.json#/$defs/StyleGuide */
 export function n39(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1188,7 +1188,7 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterStyleGuide */
+/** paper-context.json#/$defs/ChapterStyleGuide */
 export function n40(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1244,7 +1244,7 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/SectionStyleGuide */
+/** paper-context.json#/$defs/SectionStyleGuide */
 export function n41(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1295,7 +1295,7 @@ export function n41(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/GlossaryEntry */
+/** paper-context.json#/$defs/GlossaryEntry */
 export function n42(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1335,7 +1335,7 @@ export function n42(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterOutline */
+/** paper-context.json#/$defs/ChapterOutline */
 export function n43(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1396,7 +1396,7 @@ export function n43(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations */
+/** session-context.json#/$defs/HandoffPayload/properties/recommendations */
 export function n44(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -1414,7 +1414,7 @@ export function n44(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterSummary */
+/** paper-context.json#/$defs/ChapterSummary */
 export function n45(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1484,7 +1484,7 @@ export function n45(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterSummary/properties/summary */
+/** paper-context.json#/$defs/ChapterSummary/properties/summary */
 export function n46(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -1500,7 +1500,7 @@ export function n46(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/WordBudget */
+/** paper-context.json#/$defs/WordBudget */
 export function n47(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1530,7 +1530,7 @@ export function n47(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ThesisContext */
+/** paper-context.json#/$defs/ThesisContext */
 export function n48(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1659,7 +1659,7 @@ export function n48(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/terminology_subset */
+/** paper-context.json#/$defs/ChapterContext/properties/terminology_subset */
 export function n49(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -1677,7 +1677,7 @@ export function n49(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_structure */
+/** paper-context.json#/$defs/ThesisContext/properties/chapter_structure */
 export function n50(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -1695,7 +1695,7 @@ export function n50(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_summaries */
+/** paper-context.json#/$defs/ThesisContext/properties/chapter_summaries */
 export function n51(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -1713,7 +1713,7 @@ export function n51(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/properties/subtype */
+/** scheduling-context.json#/$defs/AttendeeNextAction/properties/subtype */
 export function n52(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!(typeof v === "string" || v === null)) {
@@ -1723,7 +1723,7 @@ export function n52(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/SectionAssignment */
+/** paper-context.json#/$defs/SectionAssignment */
 export function n53(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1793,7 +1793,7 @@ export function n53(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterContext */
+/** paper-context.json#/$defs/ChapterContext */
 export function n54(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -1978,7 +1978,7 @@ export function n54(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/parent_summary */
+/** paper-context.json#/$defs/ChapterContext/properties/parent_summary */
 export function n55(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -1994,7 +1994,7 @@ export function n55(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_number */
+/** paper-context.json#/$defs/ChapterContext/properties/chapter_number */
 export function n56(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!Number.isInteger(v)) {
@@ -2010,7 +2010,7 @@ export function n56(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/section_assignments */
+/** paper-context.json#/$defs/ChapterContext/properties/section_assignments */
 export function n57(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -2028,7 +2028,7 @@ export function n57(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ChapterContext/properties/remaining_budget */
+/** paper-context.json#/$defs/ChapterContext/properties/remaining_budget */
 export function n58(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!Number.isInteger(v)) {
@@ -2038,7 +2038,7 @@ export function n58(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/SectionContext */
+/** paper-context.json#/$defs/SectionContext */
 export function n59(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -2216,7 +2216,7 @@ export function n59(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/SectionContext/properties/chapter_summary */
+/** paper-context.json#/$defs/SectionContext/properties/chapter_summary */
 export function n60(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -2232,7 +2232,7 @@ export function n60(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/TargetType */
+/** paper-context.json#/$defs/TargetType */
 export function n61(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -2246,7 +2246,7 @@ export function n61(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/Severity */
+/** paper-context.json#/$defs/Severity */
 export function n62(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -2260,7 +2260,7 @@ export function n62(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/CategoryScores */
+/** paper-context.json#/$defs/CategoryScores */
 export function n63(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -2297,7 +2297,7 @@ export function n63(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/QualityIssue */
+/** paper-context.json#/$defs/QualityIssue */
 export function n64(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -2376,7 +2376,7 @@ export function n64(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/ContextUsed */
+/** paper-context.json#/$defs/ContextUsed */
 export function n65(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -2415,7 +2415,7 @@ export function n65(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/QualityReport */
+/** paper-context.json#/$defs/QualityReport */
 export function n66(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -2575,7 +2575,7 @@ export function n66(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/paper-context.json#/$defs/QualityReport/properties/issues */
+/** paper-context.json#/$defs/QualityReport/properties/issues */
 export function n67(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -2593,7 +2593,7 @@ export function n67(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/Score */
+/** scheduling-context.json#/$defs/Score */
 export function n68(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!Number.isInteger(v)) {
@@ -2613,7 +2613,7 @@ export function n68(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/Engagement */
+/** scheduling-context.json#/$defs/Engagement */
 export function n69(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -2627,7 +2627,7 @@ export function n69(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AlternativeTime */
+/** scheduling-context.json#/$defs/AlternativeTime */
 export function n70(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -2657,7 +2657,7 @@ export function n70(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AlternativeTime/properties/time_range */
+/** scheduling-context.json#/$defs/AlternativeTime/properties/time_range */
 export function n71(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -2678,7 +2678,7 @@ export function n71(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeActionType */
+/** scheduling-context.json#/$defs/AttendeeActionType */
 export function n72(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -2692,7 +2692,7 @@ export function n72(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/ReplySubtype */
+/** scheduling-context.json#/$defs/ReplySubtype */
 export function n73(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -2706,7 +2706,7 @@ export function n73(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/WaitSubtype */
+/** scheduling-context.json#/$defs/WaitSubtype */
 export function n74(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -2720,7 +2720,7 @@ export function n74(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/ConfirmSubtype */
+/** scheduling-context.json#/$defs/ConfirmSubtype */
 export function n75(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -2734,7 +2734,7 @@ export function n75(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EscalateSubtype */
+/** scheduling-context.json#/$defs/EscalateSubtype */
 export function n76(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -2748,7 +2748,7 @@ export function n76(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/CloseSubtype */
+/** scheduling-context.json#/$defs/CloseSubtype */
 export function n77(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -2762,7 +2762,7 @@ export function n77(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EmptyMetadata */
+/** scheduling-context.json#/$defs/EmptyMetadata */
 export function n78(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -2778,7 +2778,7 @@ export function n78(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata */
+/** scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata */
 export function n79(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -2812,7 +2812,7 @@ export function n79(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EscalateUnusualMetadata */
+/** scheduling-context.json#/$defs/EscalateUnusualMetadata */
 export function n80(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -2846,7 +2846,7 @@ export function n80(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EscalateInternalMetadata */
+/** scheduling-context.json#/$defs/EscalateInternalMetadata */
 export function n81(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -2880,7 +2880,7 @@ export function n81(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction */
+/** scheduling-context.json#/$defs/AttendeeNextAction */
 export function n82(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -2967,7 +2967,7 @@ export function n82(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0 */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/0 */
 export function n83(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n84(v, null, null) && !n86(v, at, r)) {
@@ -2977,7 +2977,7 @@ export function n83(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if */
 export function n84(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3004,7 +3004,7 @@ export function n85(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then */
 export function n86(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3022,7 +3022,7 @@ export function n86(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/subtype */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/subtype */
 export function n87(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== null) {
@@ -3032,7 +3032,7 @@ export function n87(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1 */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/1 */
 export function n88(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n89(v, null, null) && !n91(v, at, r)) {
@@ -3042,7 +3042,7 @@ export function n88(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if */
 export function n89(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3069,7 +3069,7 @@ export function n90(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then */
 export function n91(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3091,7 +3091,7 @@ export function n91(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2 */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/2 */
 export function n92(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n93(v, null, null) && !n95(v, at, r)) {
@@ -3101,7 +3101,7 @@ export function n92(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if */
 export function n93(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3128,7 +3128,7 @@ export function n94(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then */
 export function n95(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3150,7 +3150,7 @@ export function n95(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3 */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/3 */
 export function n96(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n97(v, null, null) && !n86(v, at, r)) {
@@ -3160,7 +3160,7 @@ export function n96(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if */
 export function n97(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3187,7 +3187,7 @@ export function n98(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4 */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/4 */
 export function n99(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n100(v, null, null) && !n102(v, at, r)) {
@@ -3197,7 +3197,7 @@ export function n99(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if */
 export function n100(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3224,7 +3224,7 @@ export function n101(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then */
 export function n102(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3246,7 +3246,7 @@ export function n102(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5 */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/5 */
 export function n103(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n104(v, null, null) && !n106(v, at, r)) {
@@ -3256,7 +3256,7 @@ export function n103(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if */
 export function n104(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3283,7 +3283,7 @@ export function n105(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then */
 export function n106(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3300,7 +3300,7 @@ export function n106(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6 */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/6 */
 export function n107(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n108(v, null, null) && !n110(v, at, r)) {
@@ -3310,7 +3310,7 @@ export function n107(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if */
 export function n108(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3346,7 +3346,7 @@ export function n109(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then */
 export function n110(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3359,7 +3359,7 @@ export function n110(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7 */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/7 */
 export function n111(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n112(v, null, null) && !n114(v, at, r)) {
@@ -3369,7 +3369,7 @@ export function n111(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if */
 export function n112(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3405,7 +3405,7 @@ export function n113(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then */
 export function n114(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3418,7 +3418,7 @@ export function n114(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8 */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/8 */
 export function n115(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n116(v, null, null) && !n118(v, at, r)) {
@@ -3428,7 +3428,7 @@ export function n115(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if */
 export function n116(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3464,7 +3464,7 @@ export function n117(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then */
 export function n118(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3477,7 +3477,7 @@ export function n118(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9 */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/9 */
 export function n119(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n120(v, null, null) && !n122(v, at, r)) {
@@ -3487,7 +3487,7 @@ export function n119(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if */
 export function n120(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3514,7 +3514,7 @@ export function n121(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then */
+/** scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then */
 export function n122(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3536,7 +3536,7 @@ export function n122(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventActionType */
+/** scheduling-context.json#/$defs/EventActionType */
 export function n123(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -3550,7 +3550,7 @@ export function n123(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/CoordinationInProgressSubtype */
+/** scheduling-context.json#/$defs/CoordinationInProgressSubtype */
 export function n124(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -3564,7 +3564,7 @@ export function n124(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/WaitingForDecisionSubtype */
+/** scheduling-context.json#/$defs/WaitingForDecisionSubtype */
 export function n125(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -3578,7 +3578,7 @@ export function n125(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/CompleteSubtype */
+/** scheduling-context.json#/$defs/CompleteSubtype */
 export function n126(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -3592,7 +3592,7 @@ export function n126(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/RescheduleMetadata */
+/** scheduling-context.json#/$defs/RescheduleMetadata */
 export function n127(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -3617,7 +3617,7 @@ export function n127(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives */
+/** scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives */
 export function n128(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -3635,7 +3635,7 @@ export function n128(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/ResolveConflictMetadata */
+/** scheduling-context.json#/$defs/ResolveConflictMetadata */
 export function n129(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -3660,7 +3660,7 @@ export function n129(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction */
+/** scheduling-context.json#/$defs/EventNextAction */
 export function n130(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -3731,7 +3731,7 @@ export function n130(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0 */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/0 */
 export function n131(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n132(v, null, null) && !n134(v, at, r)) {
@@ -3741,7 +3741,7 @@ export function n131(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/0/if */
 export function n132(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3768,7 +3768,7 @@ export function n133(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/then */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/0/then */
 export function n134(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3790,7 +3790,7 @@ export function n134(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1 */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/1 */
 export function n135(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n136(v, null, null) && !n138(v, at, r)) {
@@ -3800,7 +3800,7 @@ export function n135(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/if */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/1/if */
 export function n136(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3827,7 +3827,7 @@ export function n137(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/then */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/1/then */
 export function n138(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3844,7 +3844,7 @@ export function n138(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2 */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/2 */
 export function n139(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n140(v, null, null) && !n142(v, at, r)) {
@@ -3854,7 +3854,7 @@ export function n139(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/2/if */
 export function n140(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3880,7 +3880,7 @@ export function n140(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype */
 export function n141(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!E34.has(v)) {
@@ -3890,7 +3890,7 @@ export function n141(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/then */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/2/then */
 export function n142(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3903,7 +3903,7 @@ export function n142(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3 */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/3 */
 export function n143(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n144(v, null, null) && !n146(v, at, r)) {
@@ -3913,7 +3913,7 @@ export function n143(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/3/if */
 export function n144(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3949,7 +3949,7 @@ export function n145(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/then */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/3/then */
 export function n146(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -3962,7 +3962,7 @@ export function n146(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4 */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/4 */
 export function n147(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n148(v, null, null) && !n150(v, at, r)) {
@@ -3972,7 +3972,7 @@ export function n147(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/4/if */
 export function n148(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -4008,7 +4008,7 @@ export function n149(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/then */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/4/then */
 export function n150(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -4021,7 +4021,7 @@ export function n150(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5 */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/5 */
 export function n151(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n152(v, null, null) && !n154(v, at, r)) {
@@ -4031,7 +4031,7 @@ export function n151(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/5/if */
 export function n152(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -4058,7 +4058,7 @@ export function n153(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/then */
+/** scheduling-context.json#/$defs/EventNextAction/allOf/5/then */
 export function n154(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -4080,7 +4080,7 @@ export function n154(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeAnalysis */
+/** scheduling-context.json#/$defs/AttendeeAnalysis */
 export function n155(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -4144,7 +4144,7 @@ export function n155(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times */
+/** scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times */
 export function n156(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -4162,7 +4162,7 @@ export function n156(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventAnalysis */
+/** scheduling-context.json#/$defs/EventAnalysis */
 export function n157(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -4201,7 +4201,7 @@ export function n157(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/EventDates */
+/** scheduling-context.json#/$defs/EventDates */
 export function n158(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -4231,7 +4231,7 @@ export function n158(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/Attendee */
+/** scheduling-context.json#/$defs/Attendee */
 export function n159(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -4284,7 +4284,7 @@ export function n159(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis */
+/** scheduling-context.json#/$defs/Coordination/properties/attendee_analysis */
 export function n160(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!n155(v, null, null) && !n161(v, null, null)) {
@@ -4294,7 +4294,7 @@ export function n160(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/1 */
+/** scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/1 */
 export function n161(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== null) {
@@ -4304,7 +4304,7 @@ export function n161(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation */
+/** scheduling-context.json#/$defs/SchedulingOperation */
 export function n162(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -4397,7 +4397,7 @@ export function n162(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/duration */
+/** scheduling-context.json#/$defs/SchedulingOperation/properties/duration */
 export function n163(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "number") {
@@ -4413,7 +4413,7 @@ export function n163(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/attendees */
+/** scheduling-context.json#/$defs/SchedulingOperation/properties/attendees */
 export function n164(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -4431,7 +4431,7 @@ export function n164(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis */
+/** scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis */
 export function n165(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!n157(v, null, null) && !n161(v, null, null)) {
@@ -4441,7 +4441,7 @@ export function n165(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/MessageDirection */
+/** scheduling-context.json#/$defs/MessageDirection */
 export function n166(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -4455,7 +4455,7 @@ export function n166(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/ConversationMessage */
+/** scheduling-context.json#/$defs/ConversationMessage */
 export function n167(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -4507,7 +4507,7 @@ export function n167(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/Coordination */
+/** scheduling-context.json#/$defs/Coordination */
 export function n168(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -4578,7 +4578,7 @@ export function n168(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/Coordination/properties/conv_history */
+/** scheduling-context.json#/$defs/Coordination/properties/conv_history */
 export function n169(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -4596,7 +4596,7 @@ export function n169(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/SchedulingAgentOutput/properties/follow_up_date */
+/** scheduling-context.json#/$defs/SchedulingAgentOutput/properties/follow_up_date */
 export function n170(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!(typeof v === "string" || v === null)) {
@@ -4612,7 +4612,7 @@ export function n170(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/scheduling-context.json#/$defs/SchedulingAgentOutput */
+/** scheduling-context.json#/$defs/SchedulingAgentOutput */
 export function n171(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -4651,7 +4651,7 @@ export function n171(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json# */
+/** session-context.json# */
 export function n172(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -4722,7 +4722,7 @@ export function n172(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/properties/schema_version */
+/** session-context.json#/properties/schema_version */
 export function n173(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -4743,7 +4743,7 @@ export function n173(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef */
+/** session-context.json#/$defs/AgentRef */
 export function n174(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -4807,7 +4807,7 @@ export function n174(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/properties/id */
+/** session-context.json#/$defs/AgentRef/properties/id */
 export function n175(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -4823,7 +4823,7 @@ export function n175(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentFamily */
+/** session-context.json#/$defs/AgentFamily */
 export function n176(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -4837,7 +4837,7 @@ export function n176(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/CognitiveMode */
+/** session-context.json#/$defs/CognitiveMode */
 export function n177(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -4851,7 +4851,7 @@ export function n177(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentModel */
+/** session-context.json#/$defs/AgentModel */
 export function n178(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -4865,7 +4865,7 @@ export function n178(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/0 */
+/** session-context.json#/$defs/AgentRef/allOf/0 */
 export function n179(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n180(v, null, null) && !n182(v, at, r)) {
@@ -4875,7 +4875,7 @@ export function n179(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/0/if */
+/** session-context.json#/$defs/AgentRef/allOf/0/if */
 export function n180(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -4892,7 +4892,7 @@ export function n180(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/0/if/properties/family */
+/** session-context.json#/$defs/AgentRef/allOf/0/if/properties/family */
 export function n181(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "ps") {
@@ -4902,7 +4902,7 @@ export function n181(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/0/then */
+/** session-context.json#/$defs/AgentRef/allOf/0/then */
 export function n182(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -4915,7 +4915,7 @@ export function n182(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/0/then/properties/id */
+/** session-context.json#/$defs/AgentRef/allOf/0/then/properties/id */
 export function n183(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v === "string") {
@@ -4927,7 +4927,7 @@ export function n183(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/1 */
+/** session-context.json#/$defs/AgentRef/allOf/1 */
 export function n184(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n185(v, null, null) && !n187(v, at, r)) {
@@ -4937,7 +4937,7 @@ export function n184(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/1/if */
+/** session-context.json#/$defs/AgentRef/allOf/1/if */
 export function n185(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -4954,7 +4954,7 @@ export function n185(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/1/if/properties/family */
+/** session-context.json#/$defs/AgentRef/allOf/1/if/properties/family */
 export function n186(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "nse") {
@@ -4964,7 +4964,7 @@ export function n186(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/1/then */
+/** session-context.json#/$defs/AgentRef/allOf/1/then */
 export function n187(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -4977,7 +4977,7 @@ export function n187(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/1/then/properties/id */
+/** session-context.json#/$defs/AgentRef/allOf/1/then/properties/id */
 export function n188(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v === "string") {
@@ -4989,7 +4989,7 @@ export function n188(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/2 */
+/** session-context.json#/$defs/AgentRef/allOf/2 */
 export function n189(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (n190(v, null, null) && !n192(v, at, r)) {
@@ -4999,7 +4999,7 @@ export function n189(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/2/if */
+/** session-context.json#/$defs/AgentRef/allOf/2/if */
 export function n190(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -5016,7 +5016,7 @@ export function n190(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/2/if/properties/family */
+/** session-context.json#/$defs/AgentRef/allOf/2/if/properties/family */
 export function n191(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "orch") {
@@ -5026,7 +5026,7 @@ export function n191(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/2/then */
+/** session-context.json#/$defs/AgentRef/allOf/2/then */
 export function n192(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
@@ -5039,7 +5039,7 @@ export function n192(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/AgentRef/allOf/2/then/properties/id */
+/** session-context.json#/$defs/AgentRef/allOf/2/then/properties/id */
 export function n193(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v === "string") {
@@ -5051,7 +5051,7 @@ export function n193(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/HandoffPayload */
+/** session-context.json#/$defs/HandoffPayload */
 export function n194(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -5106,7 +5106,7 @@ export function n194(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/key_findings */
+/** session-context.json#/$defs/HandoffPayload/properties/key_findings */
 export function n195(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -5124,7 +5124,7 @@ export function n195(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/KeyFinding */
+/** session-context.json#/$defs/KeyFinding */
 export function n196(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -5154,7 +5154,7 @@ export function n196(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/KeyFinding/properties/id */
+/** session-context.json#/$defs/KeyFinding/properties/id */
 export function n197(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -5170,7 +5170,7 @@ export function n197(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/open_questions */
+/** session-context.json#/$defs/HandoffPayload/properties/open_questions */
 export function n198(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -5188,7 +5188,7 @@ export function n198(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/OpenQuestion */
+/** session-context.json#/$defs/OpenQuestion */
 export function n199(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -5218,7 +5218,7 @@ export function n199(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/OpenQuestion/properties/id */
+/** session-context.json#/$defs/OpenQuestion/properties/id */
 export function n200(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -5234,7 +5234,7 @@ export function n200(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/blockers */
+/** session-context.json#/$defs/HandoffPayload/properties/blockers */
 export function n201(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -5252,7 +5252,7 @@ export function n201(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/Blocker */
+/** session-context.json#/$defs/Blocker */
 export function n202(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -5282,7 +5282,7 @@ export function n202(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/Blocker/properties/id */
+/** session-context.json#/$defs/Blocker/properties/id */
 export function n203(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -5298,7 +5298,7 @@ export function n203(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/Confidence */
+/** session-context.json#/$defs/Confidence */
 export function n204(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -5329,7 +5329,7 @@ export function n204(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/ConfidenceBreakdown */
+/** session-context.json#/$defs/ConfidenceBreakdown */
 export function n205(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -5361,7 +5361,7 @@ export function n205(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/HandoffPayload/properties/artifacts */
+/** session-context.json#/$defs/HandoffPayload/properties/artifacts */
 export function n206(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isArray(v)) {
@@ -5379,7 +5379,7 @@ export function n206(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/ArtifactRef */
+/** session-context.json#/$defs/ArtifactRef */
 export function n207(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -5413,7 +5413,7 @@ export function n207(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/ArtifactType */
+/** session-context.json#/$defs/ArtifactType */
 export function n208(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -5427,7 +5427,7 @@ export function n208(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/ArtifactRef/properties/path */
+/** session-context.json#/$defs/ArtifactRef/properties/path */
 export function n209(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (typeof v !== "string") {
@@ -5443,7 +5443,7 @@ export function n209(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/Trace */
+/** session-context.json#/$defs/Trace */
 export function n210(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!isObject(v)) {
@@ -5464,7 +5464,7 @@ export function n210(v: unknown, at: Path, r: Reporter): boolean {
   return ok;
 }
 
-/** schemas/session-context.json#/$defs/Trace/properties/depth */
+/** session-context.json#/$defs/Trace/properties/depth */
 export function n211(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!Number.isInteger(v)) {

@@ -235,7 +235,7 @@ _T211_0 = ("integer",)
 
 
 def _n0(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/AgentContextReport
+    # agent-context-report.json#/$defs/AgentContextReport
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -259,7 +259,7 @@ def _n0(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n1(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/ContextReport
+    # agent-context-report.json#/$defs/ContextReport
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -283,7 +283,7 @@ def _n1(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n2(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations/items
+    # session-context.json#/$defs/HandoffPayload/properties/recommendations/items
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -294,7 +294,7 @@ def _n2(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n3(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/common.json#/$defs/DateTime
+    # common.json#/$defs/DateTime
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -310,7 +310,7 @@ def _n3(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n4(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/common.json#/$defs/NonNegativeInteger
+    # common.json#/$defs/NonNegativeInteger
     ok = True
     if not _rt.is_int(v):
         if out is None:
@@ -326,7 +326,7 @@ def _n4(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n5(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/ContextWindow
+    # agent-context-report.json#/$defs/ContextWindow
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -350,7 +350,7 @@ def _n5(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n6(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/ContextWindow/properties/percentFull
+    # agent-context-report.json#/$defs/ContextWindow/properties/percentFull
     ok = True
     if not type(v) in _NUM:
         if out is None:
@@ -372,7 +372,7 @@ def _n6(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n7(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects
+    # agent-context-report.json#/$defs/ReportContextInput/properties/loadedProjects
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -389,7 +389,7 @@ def _n7(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n8(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/LoadedProject
+    # agent-context-report.json#/$defs/LoadedProject
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -413,7 +413,7 @@ def _n8(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n9(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/FileCategoryCounts
+    # agent-context-report.json#/$defs/FileCategoryCounts
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -432,7 +432,7 @@ def _n9(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n10(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/Freshness
+    # agent-context-report.json#/$defs/Freshness
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -448,7 +448,7 @@ def _n10(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n11(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks
+    # agent-context-report.json#/$defs/ReportContextInput/properties/loadedTasks
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -465,7 +465,7 @@ def _n11(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n12(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/LoadedTask
+    # agent-context-report.json#/$defs/LoadedTask
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -489,7 +489,7 @@ def _n12(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n13(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/Coordination/properties/is_internal
+    # scheduling-context.json#/$defs/Coordination/properties/is_internal
     ok = True
     if not isinstance(v, bool):
         if out is None:
@@ -500,7 +500,7 @@ def _n13(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n14(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments
+    # agent-context-report.json#/$defs/ContextReport/properties/loadedDocuments
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -517,7 +517,7 @@ def _n14(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n15(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/LoadedDocument
+    # agent-context-report.json#/$defs/LoadedDocument
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -541,7 +541,7 @@ def _n15(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n16(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/Capabilities
+    # agent-context-report.json#/$defs/Capabilities
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -565,7 +565,7 @@ def _n16(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n17(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately
+    # agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -587,7 +587,7 @@ def _n17(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n18(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/Capabilities/properties/estimatedLoadTime
+    # agent-context-report.json#/$defs/Capabilities/properties/estimatedLoadTime
     ok = True
     if not type(v) in _NUM:
         if out is None:
@@ -603,7 +603,7 @@ def _n18(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n19(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/MemoryState
+    # agent-context-report.json#/$defs/MemoryState
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -621,7 +621,7 @@ def _n19(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n20(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/agent-context-report.json#/$defs/ReportContextInput
+    # agent-context-report.json#/$defs/ReportContextInput
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -645,7 +645,7 @@ def _n20(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n21(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/common.json#/$defs/UnitScore
+    # common.json#/$defs/UnitScore
     ok = True
     if not type(v) in _NUM:
         if out is None:
@@ -667,7 +667,7 @@ def _n21(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n22(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/common.json#/$defs/Date
+    # common.json#/$defs/Date
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -683,7 +683,7 @@ def _n22(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n23(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/common.json#/$defs/ContextPath
+    # common.json#/$defs/ContextPath
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -705,7 +705,7 @@ def _n23(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n24(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/message-envelope.json#
+    # message-envelope.json#
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -729,7 +729,7 @@ def _n24(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n25(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/HandoffPayload/properties/context
+    # session-context.json#/$defs/HandoffPayload/properties/context
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -740,7 +740,7 @@ def _n25(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n26(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/DocumentType
+    # paper-context.json#/$defs/DocumentType
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -756,7 +756,7 @@ def _n26(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n27(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterType
+    # paper-context.json#/$defs/ChapterType
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -772,7 +772,7 @@ def _n27(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n28(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterStatus
+    # paper-context.json#/$defs/ChapterStatus
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -788,7 +788,7 @@ def _n28(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n29(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/SectionStatus
+    # paper-context.json#/$defs/SectionStatus
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -804,7 +804,7 @@ def _n29(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n30(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/CitationStyle
+    # paper-context.json#/$defs/CitationStyle
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -820,7 +820,7 @@ def _n30(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n31(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/MethodologyType
+    # paper-context.json#/$defs/MethodologyType
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -836,7 +836,7 @@ def _n31(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n32(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/Tense
+    # paper-context.json#/$defs/Tense
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -852,7 +852,7 @@ def _n32(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n33(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/TenseRules
+    # paper-context.json#/$defs/TenseRules
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -876,7 +876,7 @@ def _n33(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n34(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/HeadingStyle
+    # paper-context.json#/$defs/HeadingStyle
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -892,7 +892,7 @@ def _n34(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n35(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/FigurePrefix
+    # paper-context.json#/$defs/FigurePrefix
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -908,7 +908,7 @@ def _n35(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n36(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/TablePrefix
+    # paper-context.json#/$defs/TablePrefix
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -924,7 +924,7 @@ def _n36(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n37(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/EquationNumbering
+    # paper-context.json#/$defs/EquationNumbering
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -940,7 +940,7 @@ def _n37(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n38(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/Formatting
+    # paper-context.json#/$defs/Formatting
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -964,7 +964,7 @@ def _n38(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n39(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/StyleGuide
+    # paper-context.json#/$defs/StyleGuide
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -988,7 +988,7 @@ def _n39(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n40(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterStyleGuide
+    # paper-context.json#/$defs/ChapterStyleGuide
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1012,7 +1012,7 @@ def _n40(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n41(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/SectionStyleGuide
+    # paper-context.json#/$defs/SectionStyleGuide
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1036,7 +1036,7 @@ def _n41(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n42(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/GlossaryEntry
+    # paper-context.json#/$defs/GlossaryEntry
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1060,7 +1060,7 @@ def _n42(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n43(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterOutline
+    # paper-context.json#/$defs/ChapterOutline
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1084,7 +1084,7 @@ def _n43(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n44(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/HandoffPayload/properties/recommendations
+    # session-context.json#/$defs/HandoffPayload/properties/recommendations
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -1101,7 +1101,7 @@ def _n44(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n45(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterSummary
+    # paper-context.json#/$defs/ChapterSummary
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1125,7 +1125,7 @@ def _n45(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n46(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterSummary/properties/summary
+    # paper-context.json#/$defs/ChapterSummary/properties/summary
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1141,7 +1141,7 @@ def _n46(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n47(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/WordBudget
+    # paper-context.json#/$defs/WordBudget
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1165,7 +1165,7 @@ def _n47(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n48(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ThesisContext
+    # paper-context.json#/$defs/ThesisContext
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1189,7 +1189,7 @@ def _n48(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n49(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterContext/properties/terminology_subset
+    # paper-context.json#/$defs/ChapterContext/properties/terminology_subset
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -1206,7 +1206,7 @@ def _n49(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n50(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_structure
+    # paper-context.json#/$defs/ThesisContext/properties/chapter_structure
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -1223,7 +1223,7 @@ def _n50(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n51(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ThesisContext/properties/chapter_summaries
+    # paper-context.json#/$defs/ThesisContext/properties/chapter_summaries
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -1240,7 +1240,7 @@ def _n51(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n52(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/properties/subtype
+    # scheduling-context.json#/$defs/AttendeeNextAction/properties/subtype
     ok = True
     if not (isinstance(v, str) or v is None):
         if out is None:
@@ -1251,7 +1251,7 @@ def _n52(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n53(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/SectionAssignment
+    # paper-context.json#/$defs/SectionAssignment
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1275,7 +1275,7 @@ def _n53(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n54(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterContext
+    # paper-context.json#/$defs/ChapterContext
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1299,7 +1299,7 @@ def _n54(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n55(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterContext/properties/parent_summary
+    # paper-context.json#/$defs/ChapterContext/properties/parent_summary
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1315,7 +1315,7 @@ def _n55(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n56(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterContext/properties/chapter_number
+    # paper-context.json#/$defs/ChapterContext/properties/chapter_number
     ok = True
     if not _rt.is_int(v):
         if out is None:
@@ -1331,7 +1331,7 @@ def _n56(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n57(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterContext/properties/section_assignments
+    # paper-context.json#/$defs/ChapterContext/properties/section_assignments
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -1348,7 +1348,7 @@ def _n57(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n58(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ChapterContext/properties/remaining_budget
+    # paper-context.json#/$defs/ChapterContext/properties/remaining_budget
     ok = True
     if not _rt.is_int(v):
         if out is None:
@@ -1359,7 +1359,7 @@ def _n58(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n59(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/SectionContext
+    # paper-context.json#/$defs/SectionContext
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1383,7 +1383,7 @@ def _n59(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n60(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/SectionContext/properties/chapter_summary
+    # paper-context.json#/$defs/SectionContext/properties/chapter_summary
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1399,7 +1399,7 @@ def _n60(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n61(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/TargetType
+    # paper-context.json#/$defs/TargetType
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1415,7 +1415,7 @@ def _n61(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n62(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/Severity
+    # paper-context.json#/$defs/Severity
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1431,7 +1431,7 @@ def _n62(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n63(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/CategoryScores
+    # paper-context.json#/$defs/CategoryScores
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1449,7 +1449,7 @@ def _n63(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n64(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/QualityIssue
+    # paper-context.json#/$defs/QualityIssue
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1473,7 +1473,7 @@ def _n64(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n65(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/ContextUsed
+    # paper-context.json#/$defs/ContextUsed
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1497,7 +1497,7 @@ def _n65(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n66(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/QualityReport
+    # paper-context.json#/$defs/QualityReport
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1521,7 +1521,7 @@ def _n66(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n67(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/paper-context.json#/$defs/QualityReport/properties/issues
+    # paper-context.json#/$defs/QualityReport/properties/issues
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -1538,7 +1538,7 @@ def _n67(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n68(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/Score
+    # scheduling-context.json#/$defs/Score
     ok = True
     if not _rt.is_int(v):
         if out is None:
@@ -1560,7 +1560,7 @@ def _n68(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n69(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/Engagement
+    # scheduling-context.json#/$defs/Engagement
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1576,7 +1576,7 @@ def _n69(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n70(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AlternativeTime
+    # scheduling-context.json#/$defs/AlternativeTime
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1600,7 +1600,7 @@ def _n70(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n71(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AlternativeTime/properties/time_range
+    # scheduling-context.json#/$defs/AlternativeTime/properties/time_range
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1616,7 +1616,7 @@ def _n71(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n72(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeActionType
+    # scheduling-context.json#/$defs/AttendeeActionType
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1632,7 +1632,7 @@ def _n72(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n73(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/ReplySubtype
+    # scheduling-context.json#/$defs/ReplySubtype
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1648,7 +1648,7 @@ def _n73(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n74(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/WaitSubtype
+    # scheduling-context.json#/$defs/WaitSubtype
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1664,7 +1664,7 @@ def _n74(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n75(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/ConfirmSubtype
+    # scheduling-context.json#/$defs/ConfirmSubtype
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1680,7 +1680,7 @@ def _n75(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n76(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EscalateSubtype
+    # scheduling-context.json#/$defs/EscalateSubtype
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1696,7 +1696,7 @@ def _n76(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n77(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/CloseSubtype
+    # scheduling-context.json#/$defs/CloseSubtype
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -1712,7 +1712,7 @@ def _n77(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n78(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EmptyMetadata
+    # scheduling-context.json#/$defs/EmptyMetadata
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1728,7 +1728,7 @@ def _n78(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n79(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata
+    # scheduling-context.json#/$defs/EscalateAlternativesProposedMetadata
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1757,7 +1757,7 @@ def _n79(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n80(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EscalateUnusualMetadata
+    # scheduling-context.json#/$defs/EscalateUnusualMetadata
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1786,7 +1786,7 @@ def _n80(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n81(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EscalateInternalMetadata
+    # scheduling-context.json#/$defs/EscalateInternalMetadata
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1815,7 +1815,7 @@ def _n81(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n82(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction
+    # scheduling-context.json#/$defs/AttendeeNextAction
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -1884,7 +1884,7 @@ def _n82(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n83(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/0
     ok = True
     if _n84(v, p, None) and not _n86(v, p, out):
         if out is None:
@@ -1894,7 +1894,7 @@ def _n83(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n84(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR84_0:
@@ -1924,7 +1924,7 @@ def _n85(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n86(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR86_0:
@@ -1937,7 +1937,7 @@ def _n86(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n87(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/subtype
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/subtype
     ok = True
     if not _rt.json_equal(v, _C87_0):
         if out is None:
@@ -1948,7 +1948,7 @@ def _n87(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n88(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/1
     ok = True
     if _n89(v, p, None) and not _n91(v, p, out):
         if out is None:
@@ -1958,7 +1958,7 @@ def _n88(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n89(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR89_0:
@@ -1988,7 +1988,7 @@ def _n90(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n91(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR91_0:
@@ -2001,7 +2001,7 @@ def _n91(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n92(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/2
     ok = True
     if _n93(v, p, None) and not _n95(v, p, out):
         if out is None:
@@ -2011,7 +2011,7 @@ def _n92(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n93(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR93_0:
@@ -2041,7 +2041,7 @@ def _n94(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n95(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR95_0:
@@ -2054,7 +2054,7 @@ def _n95(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n96(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/3
     ok = True
     if _n97(v, p, None) and not _n86(v, p, out):
         if out is None:
@@ -2064,7 +2064,7 @@ def _n96(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n97(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR97_0:
@@ -2094,7 +2094,7 @@ def _n98(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n99(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/4
     ok = True
     if _n100(v, p, None) and not _n102(v, p, out):
         if out is None:
@@ -2104,7 +2104,7 @@ def _n99(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n100(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR100_0:
@@ -2134,7 +2134,7 @@ def _n101(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n102(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR102_0:
@@ -2147,7 +2147,7 @@ def _n102(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n103(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/5
     ok = True
     if _n104(v, p, None) and not _n106(v, p, out):
         if out is None:
@@ -2157,7 +2157,7 @@ def _n103(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n104(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR104_0:
@@ -2187,7 +2187,7 @@ def _n105(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n106(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR106_0:
@@ -2200,7 +2200,7 @@ def _n106(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n107(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/6
     ok = True
     if _n108(v, p, None) and not _n110(v, p, out):
         if out is None:
@@ -2210,7 +2210,7 @@ def _n107(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n108(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR108_0:
@@ -2240,7 +2240,7 @@ def _n109(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n110(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR110_0:
@@ -2253,7 +2253,7 @@ def _n110(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n111(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/7
     ok = True
     if _n112(v, p, None) and not _n114(v, p, out):
         if out is None:
@@ -2263,7 +2263,7 @@ def _n111(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n112(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR112_0:
@@ -2293,7 +2293,7 @@ def _n113(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n114(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR114_0:
@@ -2306,7 +2306,7 @@ def _n114(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n115(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/8
     ok = True
     if _n116(v, p, None) and not _n118(v, p, out):
         if out is None:
@@ -2316,7 +2316,7 @@ def _n115(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n116(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR116_0:
@@ -2346,7 +2346,7 @@ def _n117(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n118(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR118_0:
@@ -2359,7 +2359,7 @@ def _n118(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n119(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/9
     ok = True
     if _n120(v, p, None) and not _n122(v, p, out):
         if out is None:
@@ -2369,7 +2369,7 @@ def _n119(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n120(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR120_0:
@@ -2399,7 +2399,7 @@ def _n121(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n122(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then
+    # scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR122_0:
@@ -2412,7 +2412,7 @@ def _n122(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n123(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventActionType
+    # scheduling-context.json#/$defs/EventActionType
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -2428,7 +2428,7 @@ def _n123(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n124(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/CoordinationInProgressSubtype
+    # scheduling-context.json#/$defs/CoordinationInProgressSubtype
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -2444,7 +2444,7 @@ def _n124(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n125(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/WaitingForDecisionSubtype
+    # scheduling-context.json#/$defs/WaitingForDecisionSubtype
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -2460,7 +2460,7 @@ def _n125(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n126(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/CompleteSubtype
+    # scheduling-context.json#/$defs/CompleteSubtype
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -2476,7 +2476,7 @@ def _n126(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n127(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/RescheduleMetadata
+    # scheduling-context.json#/$defs/RescheduleMetadata
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -2505,7 +2505,7 @@ def _n127(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n128(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives
+    # scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -2522,7 +2522,7 @@ def _n128(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n129(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/ResolveConflictMetadata
+    # scheduling-context.json#/$defs/ResolveConflictMetadata
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -2551,7 +2551,7 @@ def _n129(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n130(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction
+    # scheduling-context.json#/$defs/EventNextAction
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -2604,7 +2604,7 @@ def _n130(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n131(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0
+    # scheduling-context.json#/$defs/EventNextAction/allOf/0
     ok = True
     if _n132(v, p, None) and not _n134(v, p, out):
         if out is None:
@@ -2614,7 +2614,7 @@ def _n131(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n132(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/if
+    # scheduling-context.json#/$defs/EventNextAction/allOf/0/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR132_0:
@@ -2644,7 +2644,7 @@ def _n133(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n134(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/0/then
+    # scheduling-context.json#/$defs/EventNextAction/allOf/0/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR134_0:
@@ -2657,7 +2657,7 @@ def _n134(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n135(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1
+    # scheduling-context.json#/$defs/EventNextAction/allOf/1
     ok = True
     if _n136(v, p, None) and not _n138(v, p, out):
         if out is None:
@@ -2667,7 +2667,7 @@ def _n135(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n136(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/if
+    # scheduling-context.json#/$defs/EventNextAction/allOf/1/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR136_0:
@@ -2697,7 +2697,7 @@ def _n137(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n138(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/1/then
+    # scheduling-context.json#/$defs/EventNextAction/allOf/1/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR138_0:
@@ -2710,7 +2710,7 @@ def _n138(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n139(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2
+    # scheduling-context.json#/$defs/EventNextAction/allOf/2
     ok = True
     if _n140(v, p, None) and not _n142(v, p, out):
         if out is None:
@@ -2720,7 +2720,7 @@ def _n139(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n140(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if
+    # scheduling-context.json#/$defs/EventNextAction/allOf/2/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR140_0:
@@ -2739,7 +2739,7 @@ def _n140(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n141(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype
+    # scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype
     ok = True
     if not (isinstance(v, str) and v in _E141_0):
         if out is None:
@@ -2750,7 +2750,7 @@ def _n141(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n142(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/2/then
+    # scheduling-context.json#/$defs/EventNextAction/allOf/2/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR142_0:
@@ -2763,7 +2763,7 @@ def _n142(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n143(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3
+    # scheduling-context.json#/$defs/EventNextAction/allOf/3
     ok = True
     if _n144(v, p, None) and not _n146(v, p, out):
         if out is None:
@@ -2773,7 +2773,7 @@ def _n143(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n144(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/if
+    # scheduling-context.json#/$defs/EventNextAction/allOf/3/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR144_0:
@@ -2803,7 +2803,7 @@ def _n145(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n146(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/3/then
+    # scheduling-context.json#/$defs/EventNextAction/allOf/3/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR146_0:
@@ -2816,7 +2816,7 @@ def _n146(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n147(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4
+    # scheduling-context.json#/$defs/EventNextAction/allOf/4
     ok = True
     if _n148(v, p, None) and not _n150(v, p, out):
         if out is None:
@@ -2826,7 +2826,7 @@ def _n147(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n148(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/if
+    # scheduling-context.json#/$defs/EventNextAction/allOf/4/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR148_0:
@@ -2856,7 +2856,7 @@ def _n149(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n150(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/4/then
+    # scheduling-context.json#/$defs/EventNextAction/allOf/4/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR150_0:
@@ -2869,7 +2869,7 @@ def _n150(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n151(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5
+    # scheduling-context.json#/$defs/EventNextAction/allOf/5
     ok = True
     if _n152(v, p, None) and not _n154(v, p, out):
         if out is None:
@@ -2879,7 +2879,7 @@ def _n151(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n152(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/if
+    # scheduling-context.json#/$defs/EventNextAction/allOf/5/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR152_0:
@@ -2909,7 +2909,7 @@ def _n153(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n154(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventNextAction/allOf/5/then
+    # scheduling-context.json#/$defs/EventNextAction/allOf/5/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR154_0:
@@ -2922,7 +2922,7 @@ def _n154(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n155(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeAnalysis
+    # scheduling-context.json#/$defs/AttendeeAnalysis
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -2946,7 +2946,7 @@ def _n155(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n156(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times
+    # scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -2963,7 +2963,7 @@ def _n156(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n157(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventAnalysis
+    # scheduling-context.json#/$defs/EventAnalysis
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -2987,7 +2987,7 @@ def _n157(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n158(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/EventDates
+    # scheduling-context.json#/$defs/EventDates
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3011,7 +3011,7 @@ def _n158(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n159(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/Attendee
+    # scheduling-context.json#/$defs/Attendee
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3035,7 +3035,7 @@ def _n159(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n160(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis
+    # scheduling-context.json#/$defs/Coordination/properties/attendee_analysis
     ok = True
     if not (_n155(v, p, None) or _n161(v, p, None)):
         if out is None:
@@ -3046,7 +3046,7 @@ def _n160(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n161(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/1
+    # scheduling-context.json#/$defs/Coordination/properties/attendee_analysis/anyOf/1
     ok = True
     if not v is None:
         if out is None:
@@ -3057,7 +3057,7 @@ def _n161(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n162(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/SchedulingOperation
+    # scheduling-context.json#/$defs/SchedulingOperation
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3081,7 +3081,7 @@ def _n162(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n163(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/duration
+    # scheduling-context.json#/$defs/SchedulingOperation/properties/duration
     ok = True
     if not type(v) in _NUM:
         if out is None:
@@ -3097,7 +3097,7 @@ def _n163(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n164(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/attendees
+    # scheduling-context.json#/$defs/SchedulingOperation/properties/attendees
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -3114,7 +3114,7 @@ def _n164(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n165(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis
+    # scheduling-context.json#/$defs/SchedulingOperation/properties/event_analysis
     ok = True
     if not (_n157(v, p, None) or _n161(v, p, None)):
         if out is None:
@@ -3125,7 +3125,7 @@ def _n165(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n166(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/MessageDirection
+    # scheduling-context.json#/$defs/MessageDirection
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -3141,7 +3141,7 @@ def _n166(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n167(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/ConversationMessage
+    # scheduling-context.json#/$defs/ConversationMessage
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3165,7 +3165,7 @@ def _n167(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n168(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/Coordination
+    # scheduling-context.json#/$defs/Coordination
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3189,7 +3189,7 @@ def _n168(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n169(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/Coordination/properties/conv_history
+    # scheduling-context.json#/$defs/Coordination/properties/conv_history
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -3206,7 +3206,7 @@ def _n169(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n170(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/SchedulingAgentOutput/properties/follow_up_date
+    # scheduling-context.json#/$defs/SchedulingAgentOutput/properties/follow_up_date
     ok = True
     if not (isinstance(v, str) or v is None):
         if out is None:
@@ -3222,7 +3222,7 @@ def _n170(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n171(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/scheduling-context.json#/$defs/SchedulingAgentOutput
+    # scheduling-context.json#/$defs/SchedulingAgentOutput
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3246,7 +3246,7 @@ def _n171(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n172(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#
+    # session-context.json#
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3270,7 +3270,7 @@ def _n172(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n173(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/properties/schema_version
+    # session-context.json#/properties/schema_version
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -3286,7 +3286,7 @@ def _n173(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n174(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef
+    # session-context.json#/$defs/AgentRef
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3322,7 +3322,7 @@ def _n174(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n175(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/properties/id
+    # session-context.json#/$defs/AgentRef/properties/id
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -3338,7 +3338,7 @@ def _n175(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n176(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentFamily
+    # session-context.json#/$defs/AgentFamily
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -3354,7 +3354,7 @@ def _n176(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n177(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/CognitiveMode
+    # session-context.json#/$defs/CognitiveMode
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -3370,7 +3370,7 @@ def _n177(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n178(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentModel
+    # session-context.json#/$defs/AgentModel
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -3386,7 +3386,7 @@ def _n178(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n179(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/0
+    # session-context.json#/$defs/AgentRef/allOf/0
     ok = True
     if _n180(v, p, None) and not _n182(v, p, out):
         if out is None:
@@ -3396,7 +3396,7 @@ def _n179(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n180(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/0/if
+    # session-context.json#/$defs/AgentRef/allOf/0/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR180_0:
@@ -3415,7 +3415,7 @@ def _n180(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n181(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/0/if/properties/family
+    # session-context.json#/$defs/AgentRef/allOf/0/if/properties/family
     ok = True
     if v != "ps":
         if out is None:
@@ -3426,7 +3426,7 @@ def _n181(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n182(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/0/then
+    # session-context.json#/$defs/AgentRef/allOf/0/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR182_0:
@@ -3439,7 +3439,7 @@ def _n182(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n183(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/0/then/properties/id
+    # session-context.json#/$defs/AgentRef/allOf/0/then/properties/id
     ok = True
     if isinstance(v, str) and _P6.search(v) is None:
         if out is None:
@@ -3450,7 +3450,7 @@ def _n183(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n184(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/1
+    # session-context.json#/$defs/AgentRef/allOf/1
     ok = True
     if _n185(v, p, None) and not _n187(v, p, out):
         if out is None:
@@ -3460,7 +3460,7 @@ def _n184(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n185(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/1/if
+    # session-context.json#/$defs/AgentRef/allOf/1/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR185_0:
@@ -3479,7 +3479,7 @@ def _n185(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n186(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/1/if/properties/family
+    # session-context.json#/$defs/AgentRef/allOf/1/if/properties/family
     ok = True
     if v != "nse":
         if out is None:
@@ -3490,7 +3490,7 @@ def _n186(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n187(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/1/then
+    # session-context.json#/$defs/AgentRef/allOf/1/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR187_0:
@@ -3503,7 +3503,7 @@ def _n187(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n188(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/1/then/properties/id
+    # session-context.json#/$defs/AgentRef/allOf/1/then/properties/id
     ok = True
     if isinstance(v, str) and _P5.search(v) is None:
         if out is None:
@@ -3514,7 +3514,7 @@ def _n188(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n189(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/2
+    # session-context.json#/$defs/AgentRef/allOf/2
     ok = True
     if _n190(v, p, None) and not _n192(v, p, out):
         if out is None:
@@ -3524,7 +3524,7 @@ def _n189(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n190(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/2/if
+    # session-context.json#/$defs/AgentRef/allOf/2/if
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR190_0:
@@ -3543,7 +3543,7 @@ def _n190(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n191(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/2/if/properties/family
+    # session-context.json#/$defs/AgentRef/allOf/2/if/properties/family
     ok = True
     if v != "orch":
         if out is None:
@@ -3554,7 +3554,7 @@ def _n191(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n192(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/2/then
+    # session-context.json#/$defs/AgentRef/allOf/2/then
     ok = True
     if isinstance(v, dict):
         for k, t, f in _PR192_0:
@@ -3567,7 +3567,7 @@ def _n192(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n193(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/AgentRef/allOf/2/then/properties/id
+    # session-context.json#/$defs/AgentRef/allOf/2/then/properties/id
     ok = True
     if isinstance(v, str) and _P4.search(v) is None:
         if out is None:
@@ -3578,7 +3578,7 @@ def _n193(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n194(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/HandoffPayload
+    # session-context.json#/$defs/HandoffPayload
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3602,7 +3602,7 @@ def _n194(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n195(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/HandoffPayload/properties/key_findings
+    # session-context.json#/$defs/HandoffPayload/properties/key_findings
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -3619,7 +3619,7 @@ def _n195(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n196(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/KeyFinding
+    # session-context.json#/$defs/KeyFinding
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3643,7 +3643,7 @@ def _n196(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n197(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/KeyFinding/properties/id
+    # session-context.json#/$defs/KeyFinding/properties/id
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -3659,7 +3659,7 @@ def _n197(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n198(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/HandoffPayload/properties/open_questions
+    # session-context.json#/$defs/HandoffPayload/properties/open_questions
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -3676,7 +3676,7 @@ def _n198(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n199(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/OpenQuestion
+    # session-context.json#/$defs/OpenQuestion
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3700,7 +3700,7 @@ def _n199(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n200(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/OpenQuestion/properties/id
+    # session-context.json#/$defs/OpenQuestion/properties/id
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -3716,7 +3716,7 @@ def _n200(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n201(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/HandoffPayload/properties/blockers
+    # session-context.json#/$defs/HandoffPayload/properties/blockers
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -3733,7 +3733,7 @@ def _n201(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n202(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/Blocker
+    # session-context.json#/$defs/Blocker
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3757,7 +3757,7 @@ def _n202(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n203(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/Blocker/properties/id
+    # session-context.json#/$defs/Blocker/properties/id
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -3773,7 +3773,7 @@ def _n203(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n204(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/Confidence
+    # session-context.json#/$defs/Confidence
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3797,7 +3797,7 @@ def _n204(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n205(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/ConfidenceBreakdown
+    # session-context.json#/$defs/ConfidenceBreakdown
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3815,7 +3815,7 @@ def _n205(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n206(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/HandoffPayload/properties/artifacts
+    # session-context.json#/$defs/HandoffPayload/properties/artifacts
     ok = True
     if not isinstance(v, list):
         if out is None:
@@ -3832,7 +3832,7 @@ def _n206(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n207(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/ArtifactRef
+    # session-context.json#/$defs/ArtifactRef
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3856,7 +3856,7 @@ def _n207(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n208(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/ArtifactType
+    # session-context.json#/$defs/ArtifactType
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -3872,7 +3872,7 @@ def _n208(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n209(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/ArtifactRef/properties/path
+    # session-context.json#/$defs/ArtifactRef/properties/path
     ok = True
     if not isinstance(v, str):
         if out is None:
@@ -3888,7 +3888,7 @@ def _n209(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n210(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/Trace
+    # session-context.json#/$defs/Trace
     ok = True
     if not isinstance(v, dict):
         if out is None:
@@ -3912,7 +3912,7 @@ def _n210(v: Any, p: str, out: list[Violation] | None) -> bool:
 
 
 def _n211(v: Any, p: str, out: list[Violation] | None) -> bool:
-    # schemas/session-context.json#/$defs/Trace/properties/depth
+    # session-context.json#/$defs/Trace/properties/depth
     ok = True
     if not _rt.is_int(v):
         if out is None:
