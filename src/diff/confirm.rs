@@ -50,6 +50,30 @@ pub fn search(
     samples: usize,
     seed: u64,
 ) -> Search {
+    search_pinned(from, to, seeds, samples, seed, None)
+}
+
+/// As [`search`]; when `pin` is given, a top-level property of that name is set to that value
+/// before the consumer sees the instance (the version field a consumer checks by major version,
+/// not by equality: see docs/evolution.md).
+pub fn search_pinned(
+    from: &Party<'_>,
+    to: &Party<'_>,
+    seeds: &[Value],
+    samples: usize,
+    seed: u64,
+    pin: Option<&(String, Value)>,
+) -> Search {
+    let pinned = |v: &Value| -> Value {
+        let mut v = v.clone();
+        if let (Some((k, x)), Some(o)) = (pin, v.as_object_mut()) {
+            if o.contains_key(k) {
+                o.insert(k.clone(), x.clone());
+            }
+        }
+        v
+    };
+    let to_valid = |v: &Value| to.interp.valid(to.node, &pinned(v));
     let mut out = Search::default();
     let mut seen = std::collections::HashSet::new();
     let try_one = |v: &Value, out: &mut Search| -> bool {
@@ -57,10 +81,10 @@ pub fn search(
             return false;
         }
         out.checked += 1;
-        if to.interp.valid(to.node, v) {
+        if to_valid(v) {
             return false;
         }
-        let instance = shrink(v.clone(), from, to);
+        let instance = pinned(&shrink(v.clone(), from, &to_valid));
         let violations = to
             .interp
             .errors(to.node, &instance)
@@ -108,8 +132,8 @@ pub fn search(
 }
 
 /// Removes properties and items while the instance stays accepted by `from` and rejected by `to`.
-fn shrink(mut v: Value, from: &Party<'_>, to: &Party<'_>) -> Value {
-    let holds = |v: &Value| from.interp.valid(from.node, v) && !to.interp.valid(to.node, v);
+fn shrink(mut v: Value, from: &Party<'_>, to_valid: &dyn Fn(&Value) -> bool) -> Value {
+    let holds = |v: &Value| from.interp.valid(from.node, v) && !to_valid(v);
     for _ in 0..200 {
         let paths = removable(&v, String::new());
         let mut progressed = false;

@@ -12,6 +12,10 @@ use crate::ir::{Check, Format, JsonType, NodeId};
 
 /// How deep generated values nest before only required properties and minimal arrays are built.
 const DEEP: usize = 6;
+/// Past this depth only `null` is built (a required property that contains itself).
+const LIMIT: usize = 24;
+/// Lengths and counts are capped here, whatever the schema asks.
+const CAP: u64 = 256;
 
 /// The constraints of several nodes on one value, with `$ref`s and one chosen branch of each
 /// union flattened in.
@@ -57,6 +61,8 @@ pub struct Gen<'a> {
     rng: SmallRng,
     /// Probability of adding a property the schema does not list (where it allows one).
     pub extra: f64,
+    /// Values left to build in this candidate; at 0 only what is required is built.
+    left: usize,
 }
 
 const ALL_TYPES: [JsonType; 6] = [
@@ -74,6 +80,7 @@ impl<'a> Gen<'a> {
             interp,
             rng: SmallRng::seed_from_u64(seed),
             extra: 0.15,
+            left: 0,
         }
     }
 
@@ -106,6 +113,7 @@ impl<'a> Gen<'a> {
 
     /// One candidate for `node` (not necessarily valid).
     pub fn candidate(&mut self, node: NodeId) -> Value {
+        self.left = 400;
         self.value(&[node], 0)
     }
 
@@ -220,6 +228,11 @@ impl<'a> Gen<'a> {
     }
 
     fn value(&mut self, nodes: &[NodeId], depth: usize) -> Value {
+        if depth > LIMIT {
+            return Value::Null;
+        }
+        self.left = self.left.saturating_sub(1);
+        let depth = if self.left == 0 { depth.max(DEEP) } else { depth };
         let mut c = Conj::default();
         let mut budget = 64;
         for n in nodes {
@@ -291,7 +304,7 @@ impl<'a> Gen<'a> {
             let pool = format_pool(*f);
             return pool[self.below(pool.len())].to_string();
         }
-        let lo = c.min_len as usize;
+        let lo = c.min_len.min(CAP) as usize;
         let hi = c
             .max_len
             .map_or(lo + 8, |m| (m as usize).min(lo + 8))
@@ -357,7 +370,7 @@ impl<'a> Gen<'a> {
     }
 
     fn array(&mut self, c: &Conj, depth: usize) -> Value {
-        let lo = c.min_items.max(c.contains.len() as u64) as usize;
+        let lo = c.min_items.max(c.contains.len() as u64).min(CAP) as usize;
         let mut hi = c
             .max_items
             .map_or(lo + 3, |m| (m as usize).min(lo + 3))
@@ -408,7 +421,7 @@ impl<'a> Gen<'a> {
             }
         }
         let listed = |n: &str| c.props.contains_key(n);
-        while (names.len() as u64) < c.min_props {
+        while (names.len() as u64) < c.min_props.min(CAP) {
             names.push(format!("x{}", names.len()));
         }
         if !c.closed && depth < DEEP && self.coin(self.extra) {

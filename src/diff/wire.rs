@@ -51,7 +51,7 @@ struct Facts {
     pattern_props: BTreeSet<String>,
     refs: BTreeSet<String>,
     unions: Vec<(&'static str, Vec<NodeId>)>,
-    conditionals: Vec<String>,
+    conditionals: Vec<(String, Option<NodeId>, Option<NodeId>)>,
     other: Vec<String>,
 }
 
@@ -161,7 +161,13 @@ impl<'a> Side<'a> {
                 },
                 Check::AnyOf(ns) => f.unions.push(("anyOf", ns.clone())),
                 Check::OneOf(ns) => f.unions.push(("oneOf", ns.clone())),
-                Check::IfThenElse { cond, .. } => f.conditionals.push(self.signature(*cond)),
+                Check::IfThenElse {
+                    cond,
+                    then,
+                    otherwise,
+                } => f
+                    .conditionals
+                    .push((self.signature(*cond), *then, *otherwise)),
             }
         }
     }
@@ -368,19 +374,28 @@ impl<'a> Compare<'a> {
                 self.nodes(*x, *y, os, ns, path);
             }
         }
-        if a.conditionals != b.conditionals {
-            let added: Vec<&String> = b
-                .conditionals
-                .iter()
-                .filter(|c| !a.conditionals.contains(c))
-                .collect();
-            let removed: Vec<&String> = a
-                .conditionals
-                .iter()
-                .filter(|c| !b.conditionals.contains(c))
-                .collect();
+        let sigs = |f: &Facts| f.conditionals.iter().map(|c| c.0.clone()).collect::<Vec<_>>();
+        let (sa, sb) = (sigs(&a), sigs(&b));
+        if sa != sb {
+            let added: Vec<&String> = sb.iter().filter(|c| !sa.contains(c)).collect();
+            let removed: Vec<&String> = sa.iter().filter(|c| !sb.contains(c)).collect();
             let d = format!("if/then rules added {added:?}, removed {removed:?}");
             self.push(path, "conditional-changed", d, Unknown, Unknown);
+        }
+        // Rules with the same condition: compare what they require.
+        for (sig, ta, ea) in &a.conditionals {
+            if let Some((_, tb, eb)) = b.conditionals.iter().find(|c| &c.0 == sig) {
+                for (x, y) in [(ta, tb), (ea, eb)] {
+                    match (x, y) {
+                        (Some(x), Some(y)) => self.nodes(*x, *y, os, ns, path),
+                        (None, None) => {}
+                        _ => {
+                            let d = format!("the consequence of `if {sig}` was added or removed");
+                            self.push(path, "conditional-changed", d, Unknown, Unknown);
+                        }
+                    }
+                }
+            }
         }
         if a.other != b.other {
             let d = format!("{:?}, was {:?}", b.other, a.other);
