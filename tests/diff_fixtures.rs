@@ -11,6 +11,7 @@ fn outcome(s: &str) -> Outcome {
     match s {
         "compatible" => Outcome::Compatible,
         "incompatible" => Outcome::Incompatible,
+        "unconfirmed" => Outcome::Unconfirmed,
         other => panic!("unknown outcome {other}"),
     }
 }
@@ -37,9 +38,25 @@ fn confirm(report: &Report, old: &Value, new: &Value) -> usize {
         }
         for v in [&t.reader, &t.writer] {
             if let Some(cx) = &v.counterexample {
-                let (acc, rej) = if cx.accepted_by == "old" { (&vo, &vn) } else { (&vn, &vo) };
-                assert!(acc.is_valid(&cx.instance), "{}: {} should accept {}", t.key, cx.accepted_by, cx.instance);
-                assert!(!rej.is_valid(&cx.instance), "{}: {} should reject {}", t.key, cx.rejected_by, cx.instance);
+                let (acc, rej) = if cx.accepted_by == "old" {
+                    (&vo, &vn)
+                } else {
+                    (&vn, &vo)
+                };
+                assert!(
+                    acc.is_valid(&cx.instance),
+                    "{}: {} should accept {}",
+                    t.key,
+                    cx.accepted_by,
+                    cx.instance
+                );
+                assert!(
+                    !rej.is_valid(&cx.instance),
+                    "{}: {} should reject {}",
+                    t.key,
+                    cx.rejected_by,
+                    cx.instance
+                );
                 assert!(!cx.violations.is_empty());
                 n += 1;
             }
@@ -49,13 +66,26 @@ fn confirm(report: &Report, old: &Value, new: &Value) -> usize {
 }
 
 fn run(old: &Loaded, new: &Loaded) -> Report {
-    diff(old, new, &Options { samples: 300, ..Options::default() })
+    diff(
+        old,
+        new,
+        &Options {
+            samples: 300,
+            ..Options::default()
+        },
+    )
 }
 
+/// The message type's outcomes, and the change classes of every type.
 fn root(report: &Report) -> (Outcome, Outcome, Vec<&'static str>) {
+    let classes = report
+        .types
+        .iter()
+        .flat_map(|t| t.changes.iter().map(|c| c.class))
+        .collect();
     match report.types.iter().find(|t| t.root) {
-        Some(t) => (t.reader.outcome, t.writer.outcome, t.changes.iter().map(|c| c.class).collect()),
-        None => (Outcome::Compatible, Outcome::Compatible, Vec::new()),
+        Some(t) => (t.reader.outcome, t.writer.outcome, classes),
+        None => (Outcome::Compatible, Outcome::Compatible, classes),
     }
 }
 
@@ -70,24 +100,40 @@ fn every_change_class_in_both_directions() {
         let (od, nd) = (base.join(name).join("old"), base.join(name).join("new"));
         let old = load(std::slice::from_ref(&od), "old").unwrap();
         let new = load(std::slice::from_ref(&nd), "new").unwrap();
-        for (dir, a, b, ra, rb) in [("forward", &old, &new, raw(&od), raw(&nd)), ("backward", &new, &old, raw(&nd), raw(&od))] {
+        for (dir, a, b, ra, rb) in [
+            ("forward", &old, &new, raw(&od), raw(&nd)),
+            ("backward", &new, &old, raw(&nd), raw(&od)),
+        ] {
             let report = run(a, b);
             confirmed += confirm(&report, &ra, &rb);
             let (r, w, classes) = root(&report);
-            let want = (outcome(e[dir]["reader"].as_str().unwrap()), outcome(e[dir]["writer"].as_str().unwrap()));
+            let want = (
+                outcome(e[dir]["reader"].as_str().unwrap()),
+                outcome(e[dir]["writer"].as_str().unwrap()),
+            );
             if (r, w) != want {
-                failures.push(format!("{name} {dir}: reader {r:?}, writer {w:?}, expected {want:?} ({classes:?})"));
+                failures.push(format!(
+                    "{name} {dir}: reader {r:?}, writer {w:?}, expected {want:?} ({classes:?})"
+                ));
             }
             if dir == "forward" {
                 match e["class"].as_str() {
-                    Some(c) if !classes.contains(&c) => failures.push(format!("{name}: class {c} not in {classes:?}")),
-                    None if !report.types.is_empty() => failures.push(format!("{name}: expected no change, got {classes:?}")),
+                    Some(c) if !classes.contains(&c) => {
+                        failures.push(format!("{name}: class {c} not in {classes:?}"))
+                    }
+                    None if !report.types.is_empty() => {
+                        failures.push(format!("{name}: expected no change, got {classes:?}"))
+                    }
                     _ => {}
                 }
             }
             // A wire incompatibility needs a major bump; a compatible change a minor or less.
-            let breaking = r == Outcome::Incompatible || w == Outcome::Incompatible;
-            assert_eq!(report.version.wire == ctxgen::diff::version::Bump::Major, breaking, "{name} {dir}");
+            let breaking = r != Outcome::Compatible || w != Outcome::Compatible;
+            assert_eq!(
+                report.version.wire == ctxgen::diff::version::Bump::Major,
+                breaking,
+                "{name} {dir}"
+            );
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

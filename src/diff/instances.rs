@@ -232,7 +232,11 @@ impl<'a> Gen<'a> {
             return Value::Null;
         }
         self.left = self.left.saturating_sub(1);
-        let depth = if self.left == 0 { depth.max(DEEP) } else { depth };
+        let depth = if self.left == 0 {
+            depth.max(DEEP)
+        } else {
+            depth
+        };
         let mut c = Conj::default();
         let mut budget = 64;
         for n in nodes {

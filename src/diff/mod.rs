@@ -421,35 +421,41 @@ pub fn diff(old: &Loaded, new: &Loaded, opts: &Options) -> Report {
         } else {
             (&[], &[])
         };
-        let reader = confirm::search(
-            &Party {
-                interp: &old_strict,
-                node: on,
-                label: "old",
-            },
-            &Party {
-                interp: &new_interp,
-                node: nn,
-                label: "new",
-            },
+        // The version field of a message: consumers check it by major version (seed 002), so
+        // producers of either version write their own, and the field's own change is no finding.
+        let (pin_new, pin_old) = if is_root {
+            (
+                version_value(&new.ir.program, nn),
+                version_value(&old.ir.program, on),
+            )
+        } else {
+            (None, None)
+        };
+        let mut changes = changes;
+        if pin_new.is_some() || pin_old.is_some() {
+            let field = format!("/{VERSION_FIELD}");
+            changes.retain(|c| c.path != field);
+        }
+        let party = |interp, node, label| Party {
+            interp,
+            node,
+            label,
+        };
+        let reader = confirm::search_pinned(
+            &party(&old_strict, on, "old"),
+            &party(&new_interp, nn, "new"),
             seeds_old,
             opts.samples,
             seed,
+            pin_new.as_ref(),
         );
-        let writer = confirm::search(
-            &Party {
-                interp: &new_interp,
-                node: nn,
-                label: "new",
-            },
-            &Party {
-                interp: &old_interp,
-                node: on,
-                label: "old",
-            },
+        let writer = confirm::search_pinned(
+            &party(&new_interp, nn, "new"),
+            &party(&old_interp, on, "old"),
             seeds_new,
             opts.samples,
             seed.wrapping_add(1),
+            pin_old.as_ref(),
         );
         checked += reader.checked + writer.checked;
         let reader = verdict(reader, &changes, |c| c.reader);
@@ -560,12 +566,8 @@ fn versions(r: &Report, old: &Loaded, new: &Loaded, opts: &Options) -> VersionRe
         };
         api.insert(lang.to_string(), b);
     }
-    let required = api
-        .values()
-        .copied()
-        .chain([wire])
-        .max()
-        .unwrap_or(Bump::Patch);
+    // The schema version follows the wire rules; each package's own version follows `api`.
+    let required = wire;
     let declared = match (&o, &n) {
         (Some((a, _)), Some((b, _))) => a.bump_to(b),
         _ => None,

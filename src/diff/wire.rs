@@ -374,7 +374,12 @@ impl<'a> Compare<'a> {
                 self.nodes(*x, *y, os, ns, path);
             }
         }
-        let sigs = |f: &Facts| f.conditionals.iter().map(|c| c.0.clone()).collect::<Vec<_>>();
+        let sigs = |f: &Facts| {
+            f.conditionals
+                .iter()
+                .map(|c| c.0.clone())
+                .collect::<Vec<_>>()
+        };
         let (sa, sb) = (sigs(&a), sigs(&b));
         if sa != sb {
             let added: Vec<&String> = sb.iter().filter(|c| !sa.contains(c)).collect();
