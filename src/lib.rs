@@ -7,6 +7,7 @@
 
 pub mod backend;
 mod config;
+pub mod diff;
 pub mod error;
 pub mod ir;
 pub mod output;

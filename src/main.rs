@@ -48,6 +48,11 @@ enum Command {
         /// Schema files to read instead of a directory
         files: Vec<PathBuf>,
     },
+    /// What a schema change breaks on the wire and in each generated API, and the version bump
+    /// it needs (docs/evolution.md).
+    Diff(ctxgen::diff::cli::DiffArgs),
+    /// Check the schemas against the last released state (exit 1 if the declared bump is too small).
+    CheckCompat(ctxgen::diff::cli::CheckCompatArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -58,6 +63,11 @@ enum LangArg {
 }
 
 fn main() -> ExitCode {
+    let command = match Cli::parse().command {
+        Command::Diff(args) => return ctxgen::diff::cli::diff(args),
+        Command::CheckCompat(args) => return ctxgen::diff::cli::check_compat(args),
+        other => other,
+    };
     let Command::Generate {
         schemas,
         out,
@@ -68,7 +78,10 @@ fn main() -> ExitCode {
         deny_warnings,
         single_file,
         files,
-    } = Cli::parse().command;
+    } = command
+    else {
+        unreachable!("handled above")
+    };
     let mut config = Config::new();
     match (schemas, files.is_empty()) {
         (Some(dir), true) => config.schemas_dir(dir),
