@@ -300,7 +300,7 @@ impl<'a> Gen<'a> {
     fn string(&mut self, c: &Conj) -> String {
         if let Some(p) = c.patterns.first() {
             let source = self.interp.program().patterns[*p].source.clone();
-            if let Some(s) = self.from_pattern(&source) {
+            if let Some(s) = self.pattern_string(&source) {
                 return s;
             }
         }
@@ -328,7 +328,7 @@ impl<'a> Gen<'a> {
             .collect()
     }
 
-    fn from_pattern(&mut self, source: &str) -> Option<String> {
+    fn pattern_string(&mut self, source: &str) -> Option<String> {
         let body = source.strip_prefix('^').unwrap_or(source);
         let body = match body.strip_suffix('$') {
             Some(b) if !b.ends_with('\\') => b,

@@ -295,8 +295,8 @@ pub fn fingerprint(prog: &Program, node: NodeId) -> String {
     while i < order.len() {
         for c in &prog.nodes[order[i]].checks {
             for ch in c.children() {
-                if !index.contains_key(&ch) {
-                    index.insert(ch, order.len());
+                if let std::collections::hash_map::Entry::Vacant(e) = index.entry(ch) {
+                    e.insert(order.len());
                     order.push(ch);
                 }
             }
