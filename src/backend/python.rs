@@ -79,6 +79,8 @@ struct PyprojectTpl {
     package: String,
     version: String,
     typing_extensions: bool,
+    /// Some pattern runs on `google-re2` (`crate::backend::pattern`).
+    re2: bool,
 }
 
 /// isort's "order by type": CONSTANTS, then Classes, then functions.
@@ -247,6 +249,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
                 package: pkg.clone(),
                 version: opts.version.clone(),
                 typing_extensions,
+                re2: files.values().any(|text| text.contains("linear=True")),
             },
         )?,
     );
