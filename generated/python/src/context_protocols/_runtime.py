@@ -81,6 +81,9 @@ _MESSAGES = {
 }
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 class Pattern:
     """An ECMA-262 pattern, compiled on first use. ctxgen translates it for the ``regex``
     module (which knows ``\\p{…}`` property escapes) when it proved that backtracking takes
@@ -103,28 +106,31 @@ class Pattern:
         if c is None:
             if self._failed:
                 return None
-            try:
-                c = self._compiled = self._compile()
-            except ImportError:
-                raise
-            except Exception:  # regex.error, re2.error
+            c = self._compiled = self._compile()
+            if c is None:
                 self._failed = True
                 return None
         return c(s)
 
-    def _compile(self) -> Callable[[str], object]:
+    def _compile(self) -> Callable[[str], object] | None:
         if not self.linear:
-            return regex.compile(self.pattern, regex.V0).search
+            try:
+                return regex.compile(self.pattern, regex.V0).search
+            except regex.error:
+                return None
         import re2  # type: ignore[import-untyped]
 
-        found: Callable[[str], object] = re2.compile(self.pattern).search
+        try:
+            found: Callable[[str], object] = re2.compile(self.pattern).search
+        except re2.error:
+            return None
 
         def search(s: str) -> object:
             try:
                 return found(s)
             except UnicodeEncodeError:
                 # RE2 reads UTF-8: a lone surrogate is read as U+FFFD.
-                return found("".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in s))
+                return found(_SURROGATE.sub("\ufffd", s))
 
         return search
 
