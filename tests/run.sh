@@ -36,6 +36,10 @@ if ! diff -q target/conformance.md docs/conformance.md >/dev/null; then
   exit 1
 fi
 
+echo "== hostile patterns (tests/patterns: expected verdicts, agreement, 10,000-character inputs)"
+CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release --bin ctxgen-conformance -- tests/patterns \
+  --work target/patterns --baseline tests/patterns/baseline.txt --require-agreement
+
 echo "== SchemaStore subset (tests/corpus-subset.txt): generate, cargo check, tsc, import, mypy"
 corpus="${CTXGEN_CORPUS:-../shared/corpus/schemastore}"
 [ -d "$corpus" ] || { echo "error: the SchemaStore corpus is not at $corpus (set CTXGEN_CORPUS)" >&2; exit 1; }

@@ -80,6 +80,8 @@ struct PyprojectTpl {
     package_dir: String,
     version: String,
     typing_extensions: bool,
+    /// Some pattern runs on `google-re2` (`crate::backend::pattern`).
+    re2: bool,
 }
 
 /// isort's "order by type": CONSTANTS, then Classes, then functions.
@@ -248,6 +250,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
                 package_dir: crate::package::toml_string(&format!("src/{pkg}")),
                 version: crate::package::toml_string(&opts.version),
                 typing_extensions,
+                re2: files.values().any(|text| text.contains("linear=True")),
             },
         )?,
     );

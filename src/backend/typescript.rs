@@ -27,7 +27,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let mut files = Files::new();
     files.insert(
         "package.json".into(),
-        run("typescript/package.json", &PackageJson::new(opts))?,
+        run("typescript/package.json", &PackageJson::new(opts, ir))?,
     );
     files.insert(
         "tsconfig.json".into(),
@@ -801,13 +801,20 @@ impl Import {
 struct PackageJson {
     name: String,
     version: String,
+    /// Some pattern runs on `re2js` (`crate::backend::pattern`).
+    re2js: bool,
 }
 
 impl PackageJson {
-    fn new(opts: &Options) -> Self {
+    fn new(opts: &Options, ir: &Ir) -> Self {
         PackageJson {
             name: crate::package::json_string(&opts.package),
             version: crate::package::json_string(&opts.version),
+            re2js: ir.program.patterns.iter().any(|p| {
+                crate::backend::pattern::plan(&p.source)
+                    .linear(crate::backend::pattern::Dialect::Re2)
+                    .is_some()
+            }),
         }
     }
 }

@@ -125,6 +125,41 @@ pub fn regex(source: &str) -> regress::Regex {
         .unwrap_or_else(|_| regress::Regex::new("[^\\s\\S]").expect("fallback"))
 }
 
+/// A compiled `pattern`. The generator keeps the ECMA-262 backtracking engine (`regress`) for
+/// a pattern on which backtracking provably takes linear time, and otherwise gives the
+/// pattern, translated to RE2 syntax with the same meaning, to the finite-automaton engine of
+/// the `regex` crate, which takes linear time on any input (`docs/validation.md`).
+pub enum Regex {
+    Ecma(regress::Regex),
+    Linear(Box<::regex::Regex>),
+}
+
+impl Regex {
+    /// Whether the pattern matches somewhere in `s`.
+    pub fn is_match(&self, s: &str) -> bool {
+        match self {
+            Regex::Ecma(r) => r.find(s).is_some(),
+            Regex::Linear(r) => r.is_match(s),
+        }
+    }
+}
+
+/// A lazily compiled `pattern`.
+pub type Matcher = LazyLock<Regex>;
+
+/// A pattern for the ECMA-262 engine.
+pub fn ecma(source: &str) -> Regex {
+    Regex::Ecma(regex(source))
+}
+
+/// A pattern for the linear engine, in the RE2 syntax the generator wrote and checked.
+pub fn linear(source: &str) -> Regex {
+    match ::regex::Regex::new(source) {
+        Ok(r) => Regex::Linear(Box::new(r)),
+        Err(_) => ecma("[^\\s\\S]"),
+    }
+}
+
 /// Parses a JSON constant the generator wrote.
 pub fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
@@ -304,9 +339,9 @@ pub fn max_length(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
     }
 }
 
-pub fn pattern(v: &Value, re: &Pattern, at: &Loc<'_>, r: &mut Report) -> bool {
+pub fn pattern(v: &Value, re: &Matcher, at: &Loc<'_>, r: &mut Report) -> bool {
     match v.as_str() {
-        Some(s) if re.find(s).is_none() => {
+        Some(s) if !re.is_match(s) => {
             r.fail(at, "pattern", || format!("{v} does not match the pattern"))
         }
         _ => true,
@@ -462,7 +497,7 @@ pub fn properties(v: &Value, props: &[(&str, Node)], at: &Loc<'_>, r: &mut Repor
 
 pub fn pattern_properties(
     v: &Value,
-    pats: &[(&Pattern, Node)],
+    pats: &[(&Matcher, Node)],
     at: &Loc<'_>,
     r: &mut Report,
 ) -> bool {
@@ -470,7 +505,7 @@ pub fn pattern_properties(
     let mut ok = true;
     for (name, x) in o {
         for (re, node) in pats {
-            if re.find(name).is_some() {
+            if re.is_match(name) {
                 ok &= node(x, &at.key(name), r);
             }
         }
@@ -478,14 +513,14 @@ pub fn pattern_properties(
     ok
 }
 
-fn is_additional(name: &str, known: &[&str], pats: &[&Pattern]) -> bool {
-    !known.contains(&name) && !pats.iter().any(|re| re.find(name).is_some())
+fn is_additional(name: &str, known: &[&str], pats: &[&Matcher]) -> bool {
+    !known.contains(&name) && !pats.iter().any(|re| re.is_match(name))
 }
 
 pub fn additional_properties(
     v: &Value,
     known: &[&str],
-    pats: &[&Pattern],
+    pats: &[&Matcher],
     node: Node,
     at: &Loc<'_>,
     r: &mut Report,
@@ -503,7 +538,7 @@ pub fn additional_properties(
 pub fn no_additional_properties(
     v: &Value,
     known: &[&str],
-    pats: &[&Pattern],
+    pats: &[&Matcher],
     at: &Loc<'_>,
     r: &mut Report,
 ) -> bool {

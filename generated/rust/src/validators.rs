@@ -4,27 +4,27 @@
 
 use serde_json::Value;
 
-use super::runtime::{self as rt, Constant, Format, Loc, Pattern, Report, Type};
+use super::runtime::{self as rt, Constant, Format, Loc, Matcher, Report, Type};
 
-static P0: Pattern = Pattern::new(|| rt::regex("^[^/]"));
-static P1: Pattern = Pattern::new(|| rt::regex("^BLK-[0-9]{3}$"));
-static P2: Pattern = Pattern::new(|| rt::regex("^Q-[0-9]{3}$"));
-static P3: Pattern = Pattern::new(|| rt::regex("^F-[0-9]{3}$"));
-static P4: Pattern = Pattern::new(|| rt::regex("^orch-"));
-static P5: Pattern = Pattern::new(|| rt::regex("^nse-"));
-static P6: Pattern = Pattern::new(|| rt::regex("^ps-"));
-static P7: Pattern = Pattern::new(|| rt::regex("^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*$"));
-static P8: Pattern = Pattern::new(|| {
-    rt::regex(
+static P0: Matcher = Matcher::new(|| rt::ecma("^[^/]"));
+static P1: Matcher = Matcher::new(|| rt::ecma("^BLK-[0-9]{3}$"));
+static P2: Matcher = Matcher::new(|| rt::ecma("^Q-[0-9]{3}$"));
+static P3: Matcher = Matcher::new(|| rt::ecma("^F-[0-9]{3}$"));
+static P4: Matcher = Matcher::new(|| rt::ecma("^orch-"));
+static P5: Matcher = Matcher::new(|| rt::ecma("^nse-"));
+static P6: Matcher = Matcher::new(|| rt::ecma("^ps-"));
+static P7: Matcher = Matcher::new(|| rt::ecma("^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*$"));
+static P8: Matcher = Matcher::new(|| {
+    rt::ecma(
         r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$",
     )
 });
-static P9: Pattern = Pattern::new(|| {
-    rt::regex(
+static P9: Matcher = Matcher::new(|| {
+    rt::ecma(
         "^(([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]|morning|afternoon|evening)$",
     )
 });
-static P10: Pattern = Pattern::new(|| rt::regex("^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}$"));
+static P10: Matcher = Matcher::new(|| rt::ecma("^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}$"));
 
 static C85_0: Constant = Constant::new(|| rt::json(r#""Initiate""#));
 static C87_0: Constant = Constant::new(|| rt::json("null"));

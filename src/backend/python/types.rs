@@ -216,7 +216,10 @@ impl<'a> MBuilder<'a> {
                     // Property escapes need the `regex` module (the runtime's `Pattern`); pydantic
                     // compiles with `re` when the class is defined.
                     let re_only = !src.contains("\\p{") && !src.contains("\\P{");
-                    if re_only && src.starts_with('^') && !top_level_alternation(&src) {
+                    // Only where backtracking is proven linear: pydantic runs `re`.
+                    let linear = crate::backend::pattern::plan(&self.ir.program.patterns[p].source)
+                        == crate::backend::pattern::Plan::Backtracking;
+                    if linear && re_only && src.starts_with('^') && !top_level_alternation(&src) {
                         out.push(format!("pattern={}", lit::regex(&src)));
                     }
                 }

@@ -1,5 +1,7 @@
 //! The validators module (`_validators.py`): one function per node of the validation program.
 
+use crate::backend::pattern::{plan, Dialect};
+
 use super::*;
 
 /// One check, with every Python literal it needs already computed.
@@ -621,14 +623,11 @@ pub(super) fn render_validators(ir: &Ir) -> Result<String> {
         .enumerate()
         .map(|(i, p)| {
             let name = format!("_P{i}");
-            let value = lit::args(
-                &[lit::regex(&translate_pattern(&p.source))],
-                "(",
-                ")",
-                0,
-                name.len() + 14,
-                0,
-            );
+            let args = match plan(&p.source).linear(Dialect::Re2) {
+                Some(t) => vec![lit::regex(t), "linear=True".into()],
+                None => vec![lit::regex(&translate_pattern(&p.source))],
+            };
+            let value = lit::args(&args, "(", ")", 0, name.len() + 14, 0);
             PyConst {
                 name,
                 value,

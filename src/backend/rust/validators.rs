@@ -3,6 +3,7 @@
 use askama::Template;
 
 use super::{json_type, literal, raw_literal, GENERATED};
+use crate::backend::pattern::{plan, Dialect};
 use crate::backend::run;
 use crate::error::Result;
 use crate::ir::{Check, Format, Ir};
@@ -31,13 +32,15 @@ pub(crate) struct NodeCtx {
 
 pub(crate) struct Static {
     id: String,
+    /// The runtime function that builds the value (`json`, `ecma`, `linear`).
+    func: &'static str,
     literal: String,
     /// 0: one line; 1: closure block, call on one line; 2: closure block, argument on its own line.
     layout: u8,
 }
 
-fn make_static(id: String, literal: String, kind: &str, func: &str) -> Static {
-    let ty = if kind == "P" { "Pattern" } else { "Constant" };
+fn make_static(id: String, literal: String, kind: &str, func: &'static str) -> Static {
+    let ty = if kind == "P" { "Matcher" } else { "Constant" };
     let one = format!("static {kind}{id}: {ty} = {ty}::new(|| rt::{func}({literal}));").len();
     let layout = if one <= WIDTH {
         0
@@ -48,6 +51,7 @@ fn make_static(id: String, literal: String, kind: &str, func: &str) -> Static {
     };
     Static {
         id,
+        func,
         literal,
         layout,
     }
@@ -343,7 +347,10 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
         .patterns
         .iter()
         .enumerate()
-        .map(|(i, pat)| make_static(i.to_string(), raw_literal(&pat.source), "P", "regex"))
+        .map(|(i, pat)| match plan(&pat.source).linear(Dialect::Rust) {
+            Some(t) => make_static(i.to_string(), raw_literal(t), "P", "linear"),
+            None => make_static(i.to_string(), raw_literal(&pat.source), "P", "ecma"),
+        })
         .collect();
     let imports = imports(&patterns, &constants, &nodes);
     run(
@@ -393,7 +400,7 @@ fn imports(patterns: &[Static], constants: &[Static], nodes: &[NodeCtx]) -> Stri
         items.push("Loc");
     }
     if !patterns.is_empty() {
-        items.push("Pattern");
+        items.push("Matcher");
     }
     if !nodes.is_empty() {
         items.push("Report");

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::layout::{lay_lit, Before, Lit};
 use super::{fits, json_lit, num_lit, str_lit, ts_literal, Ctx, Import, GENERATED};
+use crate::backend::pattern::{plan, Dialect};
 use crate::ir::{Check, Format, JsonType, Node};
 
 /// Names on `Object.prototype`: reading them needs an own-property test.
@@ -41,6 +42,8 @@ pub(crate) struct PatternConst {
     name: String,
     source: String,
     inline: bool,
+    /// Run by `re2js` (the source is the RE2-syntax translation) instead of `RegExp`.
+    linear: bool,
 }
 
 /// A module-level constant holding a list (`new Set([...])` or an array), laid out.
@@ -154,27 +157,44 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
             });
         }
     }
-    let patterns = ctx
+    let patterns: Vec<PatternConst> = ctx
         .ir
         .program
         .patterns
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            let source = str_lit(&p.source);
-            let inline = fits(0, &format!("const P{i} = new RegExp({source}, \"u\");"));
-            PatternConst {
-                name: format!("P{i}"),
-                source,
-                inline,
+        .map(|(i, p)| match plan(&p.source).linear(Dialect::Re2) {
+            Some(t) => {
+                let source = str_lit(t);
+                let inline = fits(0, &format!("const P{i} = RE2JS.compile({source});"));
+                PatternConst {
+                    name: format!("P{i}"),
+                    source,
+                    inline,
+                    linear: true,
+                }
+            }
+            None => {
+                let source = str_lit(&p.source);
+                let inline = fits(0, &format!("const P{i} = new RegExp({source}, \"u\");"));
+                PatternConst {
+                    name: format!("P{i}"),
+                    source,
+                    inline,
+                    linear: false,
+                }
             }
         })
         .collect();
     let runtime: Vec<String> = b.runtime.iter().map(|s| s.to_string()).collect();
-    let imports = vec![
+    let mut imports = Vec::new();
+    if patterns.iter().any(|p| p.linear) {
+        imports.push(Import::new(false, vec!["RE2JS".into()], "re2js"));
+    }
+    imports.extend([
         Import::new(false, runtime, "./runtime.js"),
         Import::new(true, vec!["Path".into(), "Reporter".into()], "./runtime.js"),
-    ];
+    ]);
     ValidatorsView {
         header: GENERATED,
         imports,

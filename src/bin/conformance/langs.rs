@@ -129,6 +129,13 @@ fn typescript(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
         );
     }
     let pkg = out.join("typescript");
+    // The package's dependencies (`re2js`, when a pattern needs it) come from the test harness.
+    let modules = pkg.join("node_modules");
+    if !modules.exists() {
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.join("tests/typescript/node_modules"), &modules)
+            .map_err(|e| format!("linking node_modules: {e}"))?;
+    }
     exec(
         Command::new(&tsc)
             .args(["-p", "tsconfig.json"])

@@ -159,7 +159,7 @@ fn rust_worker(work: &Path, w: usize, chunks: Vec<Vec<usize>>) -> Result<Verdict
     std::fs::create_dir_all(krate.join("src")).map_err(|e| e.to_string())?;
     std::fs::write(
         krate.join("Cargo.toml"),
-        "[package]\nname = \"corpus-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nregress = \"0.12\"\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\n\n[workspace]\n",
+        "[package]\nname = \"corpus-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nregex = \"1.11\"\nregress = \"0.12\"\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\n\n[workspace]\n",
     )
     .map_err(|e| e.to_string())?;
     // The versions ctxgen's own lock file pins, when run from its repository.

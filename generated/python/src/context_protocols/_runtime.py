@@ -81,31 +81,58 @@ _MESSAGES = {
 }
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 class Pattern:
-    """An ECMA-262 pattern, translated by ctxgen for the ``regex`` module (which knows
-    ``\\p{…}`` property escapes), compiled on first use. A pattern that does not compile
+    """An ECMA-262 pattern, compiled on first use. ctxgen translates it for the ``regex``
+    module (which knows ``\\p{…}`` property escapes) when it proved that backtracking takes
+    linear time on it; otherwise (``linear``) it translates it to RE2 syntax for
+    ``google-re2``, which takes linear time on any input. A pattern that does not compile
     matches nothing: its keyword fails at run time and the package still imports.
     """
 
-    __slots__ = ("_compiled", "_failed", "pattern")
+    __slots__ = ("_compiled", "_failed", "linear", "pattern")
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, linear: bool = False) -> None:
         self.pattern = pattern
-        self._compiled: regex.Pattern[str] | None = None
+        self.linear = linear
+        self._compiled: Callable[[str], object] | None = None
         self._failed = False
 
-    def search(self, s: str) -> regex.Match[str] | None:
+    def search(self, s: str) -> object | None:
         """The first match in ``s``, or ``None`` (always ``None`` if it does not compile)."""
         c = self._compiled
         if c is None:
             if self._failed:
                 return None
-            try:
-                c = self._compiled = regex.compile(self.pattern, regex.V0)
-            except regex.error:
+            c = self._compiled = self._compile()
+            if c is None:
                 self._failed = True
                 return None
-        return c.search(s)
+        return c(s)
+
+    def _compile(self) -> Callable[[str], object] | None:
+        if not self.linear:
+            try:
+                return regex.compile(self.pattern, regex.V0).search
+            except regex.error:
+                return None
+        import re2  # type: ignore[import-untyped]
+
+        try:
+            found: Callable[[str], object] = re2.compile(self.pattern).search
+        except re2.error:
+            return None
+
+        def search(s: str) -> object:
+            try:
+                return found(s)
+            except UnicodeEncodeError:
+                # RE2 reads UTF-8: a lone surrogate is read as U+FFFD.
+                return found(_SURROGATE.sub("\ufffd", s))
+
+        return search
 
 
 def fail(pointer: str, keyword: str, detail: Any) -> Violation:
