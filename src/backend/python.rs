@@ -161,12 +161,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let pkg = package_name(opts);
     let names = names::type_names(Lang::Python, ir);
     let canon = shared_models(ir);
-    let raw_modules: Vec<String> = ir
-        .modules
-        .iter()
-        .map(|m| names::module_name(Lang::Python, &m.raw_name))
-        .collect();
-    let module_names = names::dedupe(raw_modules, &mut std::collections::HashSet::new(), "_");
+    let module_names = names::module_names(Lang::Python, &ir.modules);
     let mut files = Files::new();
     let base = format!("src/{pkg}");
     files.insert(format!("{base}/py.typed"), String::new());

@@ -5,6 +5,7 @@ use askama::Template;
 use heck::ToSnakeCase;
 use serde_json::Value;
 
+use super::escape::{self, rust::Line, rust::Lit};
 use super::{run, Files, Options, GENERATED};
 use crate::error::Result;
 use crate::ir::names::{self, Lang};
@@ -16,7 +17,7 @@ mod validators;
 pub(crate) struct TypeCtx {
     name: String,
     snake: String,
-    doc: Vec<String>,
+    doc: Vec<Line>,
     node: usize,
     is_alias: bool,
     /// Has JSON of its own: gets `from_json`, `validate`, … (not a newtype variant's payload).
@@ -41,7 +42,7 @@ pub(crate) struct StructCtx {
 }
 
 pub(crate) struct FieldCtx {
-    doc: Vec<String>,
+    doc: Vec<Line>,
     serde: Vec<String>,
     name: String,
     ty: String,
@@ -62,11 +63,11 @@ pub(crate) struct EnumCtx {
 
 pub(crate) struct EnumVariant {
     name: String,
-    wire_literal: String,
+    wire_literal: Lit,
 }
 
 pub(crate) struct UnionCtx {
-    tag: Option<String>,
+    tag: Option<Lit>,
     variants: Vec<UnionVariant>,
 }
 
@@ -74,7 +75,7 @@ pub(crate) struct UnionVariant {
     /// A struct variant short enough, and without attributes, for rustfmt's one-line form.
     one_line: bool,
     name: String,
-    rename: Option<String>,
+    rename: Option<Lit>,
     unit: bool,
     ty: String,
     fields: Vec<FieldCtx>,
@@ -84,8 +85,8 @@ pub(crate) struct UnionVariant {
 #[template(path = "rust/module.rs.j2", escape = "none")]
 struct ModuleTemplate<'a> {
     header: &'a str,
-    doc_title: String,
-    doc_lines: Vec<String>,
+    doc_title: Line,
+    doc_lines: Vec<Line>,
     uses_map: bool,
     uses_serde: bool,
     types: Vec<TypeCtx>,
@@ -103,7 +104,7 @@ struct LibTemplate<'a> {
 
 pub(crate) struct LibType {
     name: String,
-    literal: String,
+    literal: Lit,
     node: usize,
     alias: bool,
     /// Has a Rust type with `from_value` (variants written inline have none).
@@ -137,36 +138,19 @@ struct FormatsTemplate<'a> {
 #[template(path = "rust/rustfmt.toml.j2", escape = "none")]
 struct RustfmtTemplate;
 
-/// A Rust string literal for any text.
+/// A Rust string literal for any text (see [`escape::rust::string`]).
 pub(crate) fn literal(s: &str) -> String {
-    format!("{s:?}")
+    escape::rust::string(s).into()
 }
 
-/// A raw string literal (for JSON and patterns), with enough `#`s.
+/// A raw string literal for JSON and patterns (see [`escape::rust::raw_string`]).
 pub(crate) fn raw_literal(s: &str) -> String {
-    let mut hashes = String::new();
-    while s.contains(&format!("\"{hashes}")) {
-        hashes.push('#');
-    }
-    if hashes.is_empty() && !s.contains('\\') {
-        return literal(s);
-    }
-    format!("r{hashes}\"{s}\"{hashes}")
+    escape::rust::raw_string(s).into()
 }
 
-/// Doc comment lines: the description split into lines, trailing spaces trimmed.
-pub(crate) fn doc_lines(doc: &Option<String>) -> Vec<String> {
-    match doc {
-        // A bare carriage return is not allowed in a Rust doc comment: it ends the line.
-        Some(d) => d
-            .replace("\r\n", "\n")
-            .replace('\r', "\n")
-            .trim()
-            .lines()
-            .map(|l| l.trim_end().to_string())
-            .collect(),
-        None => Vec::new(),
-    }
+/// Doc comment lines for a description (see [`escape::rust::doc`]).
+pub(crate) fn doc_lines(doc: &Option<String>) -> Vec<Line> {
+    doc.as_deref().map(escape::rust::doc).unwrap_or_default()
 }
 
 struct Ctx<'a> {
@@ -425,7 +409,7 @@ impl Ctx<'_> {
                     .zip(values)
                     .map(|(name, v)| EnumVariant {
                         name,
-                        wire_literal: literal(v),
+                        wire_literal: escape::rust::string(v),
                     })
                     .collect();
                 let all_items: Vec<String> = variants
@@ -542,7 +526,8 @@ impl Ctx<'_> {
             .iter()
             .zip(vnames)
             .map(|(v, name)| {
-                let rename = (name != v.tag_values[0]).then(|| literal(&v.tag_values[0]));
+                let rename =
+                    (name != v.tag_values[0]).then(|| escape::rust::string(&v.tag_values[0]));
                 let Some(s) = self.inline_struct(&v.ty) else {
                     return UnionVariant {
                         one_line: false,
@@ -581,7 +566,7 @@ impl Ctx<'_> {
             variants.iter_mut().for_each(|v| v.one_line = false);
         }
         UnionCtx {
-            tag: Some(literal(&u.tags[0])),
+            tag: Some(escape::rust::string(&u.tags[0])),
             variants,
         }
     }
@@ -605,14 +590,11 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     };
     let mut files = Files::new();
     let mut module_names = Vec::new();
-    let mut taken = std::collections::HashSet::new();
-    for m in &ir.modules {
-        let name = names::dedupe(
-            vec![names::module_name(Lang::Rust, &m.raw_name)],
-            &mut taken,
-            "_",
-        )
-        .remove(0);
+    for (m, name) in ir
+        .modules
+        .iter()
+        .zip(names::module_names(Lang::Rust, &ir.modules))
+    {
         let types: Vec<TypeCtx> = m
             .types
             .iter()
@@ -631,7 +613,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         });
         let mut doc = doc_lines(&m.doc);
         if !doc.is_empty() {
-            doc.insert(0, String::new());
+            doc.insert(0, Line::blank());
         }
         // A title of several lines: the first is the heading, the rest open the text.
         let title = doc_lines(&Some(
@@ -669,7 +651,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         .enumerate()
         .map(|(id, (name, t))| LibType {
             name: name.clone(),
-            literal: literal(name),
+            literal: escape::rust::string(name),
             node: t.node,
             alias: matches!(t.kind, TypeKind::Alias(_)),
             typed: !ctx.inlined(id) && !ctx.payload(id),

@@ -1,19 +1,20 @@
 //! The model modules: pydantic v2 classes, aliases and entry points per schema file.
 
 use super::*;
+use crate::backend::escape::python::Docstring;
 
 pub struct PyField {
     pub name: String,
     /// `: annotation = default`, laid out (what follows the name).
     pub decl: String,
-    pub doc: Option<String>,
+    pub doc: Option<Docstring>,
 }
 
 pub struct PyClass {
     pub name: String,
     /// `(BaseModel)`, laid out.
     pub bases: String,
-    pub doc: String,
+    pub doc: Docstring,
     pub config: String,
     pub fields: Vec<PyField>,
     /// The annotation of `__pydantic_extra__` when extra properties are kept with a type.
@@ -25,7 +26,7 @@ pub struct PyAlias {
     pub name: String,
     /// The right-hand side, laid out (the arguments of `TypeAliasType` when `recursive`).
     pub value: String,
-    pub doc: String,
+    pub doc: Docstring,
     /// On a cycle of aliases: defined with `TypeAliasType`.
     pub recursive: bool,
 }
@@ -52,7 +53,7 @@ pub struct PyEntry {
 #[template(path = "python/module.py.j2", escape = "none")]
 pub(super) struct ModuleTpl {
     header: &'static str,
-    doc: String,
+    doc: Docstring,
     imports: Vec<String>,
     literals: Vec<PyAlias>,
     classes: Vec<PyClass>,
@@ -508,7 +509,7 @@ impl MBuilder<'_> {
     /// The definition of a union or alias type. A type on a cycle of aliases is a
     /// `TypeAliasType` (a plain alias cannot name itself at run time) whose value is a string:
     /// pydantic and mypy read it lazily, after every name in it is defined.
-    fn alias(&mut self, id: TypeId, recursive: bool, doc: String) -> PyAlias {
+    fn alias(&mut self, id: TypeId, recursive: bool, doc: Docstring) -> PyAlias {
         let name = self.names[id].clone();
         if !recursive {
             let lead = name.chars().count() + 14;
@@ -684,7 +685,7 @@ pub(super) fn render_module(
     let order = topo(ir, &alias_ids);
     let cyclic = cyclic(ir, &alias_ids);
     let mut aliases_sorted = Vec::new();
-    let mut docs: Vec<Option<String>> = alias_docs.into_iter().map(Some).collect();
+    let mut docs: Vec<Option<Docstring>> = alias_docs.into_iter().map(Some).collect();
     for i in order {
         let doc = docs[i].take().unwrap_or_default();
         aliases_sorted.push(b.alias(alias_ids[i], cyclic[i], doc));

@@ -3,6 +3,7 @@
 use askama::Template;
 
 use super::{json_type, literal, raw_literal, GENERATED};
+use crate::backend::escape::{self, rust::Line};
 use crate::backend::run;
 use crate::error::Result;
 use crate::ir::{Check, Format, Ir};
@@ -25,7 +26,7 @@ pub(crate) struct Call {
 
 pub(crate) struct NodeCtx {
     id: usize,
-    origin: String,
+    origin: Line,
     calls: Vec<Call>,
 }
 
@@ -334,7 +335,7 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
         }
         nodes.push(NodeCtx {
             id,
-            origin: node.origin.to_string(),
+            origin: escape::rust::line(&node.origin.to_string()),
             calls,
         });
     }

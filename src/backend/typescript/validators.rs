@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::layout::{lay_lit, Before, Lit};
 use super::{fits, json_lit, num_lit, str_lit, ts_literal, Ctx, Import, GENERATED};
+use crate::backend::escape::{self, typescript::Line as CommentLine};
 use crate::ir::{Check, Format, JsonType, Node};
 
 /// Names on `Object.prototype`: reading them needs an own-property test.
@@ -50,7 +51,7 @@ pub(crate) struct ListConst {
 
 pub(crate) struct NodeView {
     name: String,
-    origin: String,
+    origin: CommentLine,
     lines: Vec<Line>,
 }
 
@@ -139,17 +140,17 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
     b.runtime.insert("report");
     let mut nodes = Vec::new();
     for (i, node) in ctx.ir.program.nodes.iter().enumerate() {
-        let origin = node.origin.to_string().replace("*/", "*\\/");
+        let origin = node.origin.to_string();
         let lines = b.node(i, node);
         nodes.push(NodeView {
             name: format!("n{i}"),
-            origin: origin.clone(),
+            origin: escape::typescript::line(&origin),
             lines,
         });
         for (j, lines) in b.parts.drain(..).enumerate() {
             nodes.push(NodeView {
                 name: part_name(i, j),
-                origin: format!("{origin} (part {})", j + 1),
+                origin: escape::typescript::line(&format!("{origin} (part {})", j + 1)),
                 lines,
             });
         }
