@@ -32,6 +32,9 @@ pub(crate) enum Body {
     Enum(EnumCtx),
     Union(UnionCtx),
     Alias(String),
+    /// An alias that names itself (`Nest = Vec<Nest>`): a transparent newtype struct, as
+    /// Rust aliases cannot be recursive.
+    Newtype(String),
 }
 
 pub(crate) struct StructCtx {
@@ -432,6 +435,9 @@ impl Ctx<'_> {
                 })
             }
             TypeKind::Union(u) => Body::Union(self.union(id, u)),
+            TypeKind::Alias(ty) if self.recursive_alias(id) => {
+                Body::Newtype(self.ty(ty, id))
+            }
             TypeKind::Alias(ty) => {
                 is_alias = true;
                 // Another name for a struct or enum needs no `Box` of its own: the fields that
@@ -453,6 +459,26 @@ impl Ctx<'_> {
             schemars: self.schemars,
             body,
         }
+    }
+
+    /// Whether an alias names itself through aliases only (`Nest = Vec<Nest>`).
+    fn recursive_alias(&self, id: TypeId) -> bool {
+        match &self.ir.types[id].kind {
+            TypeKind::Alias(Ty::Named(n)) if *n == id => return false,
+            TypeKind::Alias(_) => {}
+            _ => return false,
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = self.ir.references(id);
+        while let Some(t) = stack.pop() {
+            if t == id {
+                return true;
+            }
+            if seen.insert(t) && matches!(self.ir.types[t].kind, TypeKind::Alias(_)) {
+                stack.extend(self.ir.references(t));
+            }
+        }
+        false
     }
 
     /// A struct whose fields can be written inline as a variant of an internally tagged enum.
@@ -608,7 +634,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             Body::Union(u) => u.variants.iter().any(|v| {
                 v.ty.contains("BTreeMap<") || v.fields.iter().any(|f| f.ty.contains("BTreeMap<"))
             }),
-            Body::Alias(ty) => ty.contains("BTreeMap<"),
+            Body::Alias(ty) | Body::Newtype(ty) => ty.contains("BTreeMap<"),
             Body::Enum(_) => false,
         });
         let mut doc = doc_lines(&m.doc);
@@ -653,7 +679,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             name: name.clone(),
             literal: escape::rust::string(name),
             node: t.node,
-            alias: matches!(t.kind, TypeKind::Alias(_)),
+            alias: matches!(t.kind, TypeKind::Alias(_)) && !ctx.recursive_alias(id),
             typed: !ctx.inlined(id) && !ctx.payload(id),
             long: 8 + 2 * name.len() + 2 + 4 + 28 > 100,
         })

@@ -287,7 +287,7 @@ pub fn type_name(lang: Lang, raw: &str) -> String {
     if n.starts_with(|c: char| c.is_ascii_digit()) {
         n = format!("T{n}");
     }
-    if lang.reserved_types(&n) {
+    while lang.reserved_types(&n) {
         n.push_str("Type");
     }
     n
@@ -402,8 +402,14 @@ pub fn dedupe(names: Vec<String>, taken: &mut HashSet<String>, sep: &str) -> Vec
         .map(|n| {
             let mut candidate = n.clone();
             let mut i = 2;
+            // `self_` and a separator would give `self__2`, not snake case.
+            let stem = if sep.is_empty() {
+                n.as_str()
+            } else {
+                n.trim_end_matches(sep)
+            };
             while !taken.insert(candidate.to_lowercase().replace(['_', '-'], "")) {
-                candidate = format!("{n}{sep}{i}");
+                candidate = format!("{stem}{sep}{i}");
                 i += 1;
             }
             candidate

@@ -176,7 +176,11 @@ impl<'a> MBuilder<'a> {
             Ty::Map(t) => format!("dict[str, {}]", self.ann(t)),
             Ty::Named(id) => {
                 let m = self.ir.types[*id].module;
-                if m != self.module {
+                // Modules whose types share one file are imported once, by their first.
+                let m = (0..=m)
+                    .find(|o| self.module_names[*o] == self.module_names[m])
+                    .unwrap_or(m);
+                if self.module_names[m] != self.module_names[self.module] {
                     self.imports
                         .entry(m)
                         .or_default()
@@ -570,8 +574,9 @@ pub(super) fn render_module(
     canon: &[TypeId],
     names: &[String],
     module_names: &[String],
-    m: usize,
+    members: &[usize],
 ) -> Result<String> {
+    let m = members[0];
     let module = &ir.modules[m];
     let mut b = MBuilder {
         ir,
@@ -591,7 +596,11 @@ pub(super) fn render_module(
     let mut alias_ids = Vec::new();
     let mut alias_docs = Vec::new();
     let mut entries = Vec::new();
-    for &id in &module.types {
+    let ids: Vec<TypeId> = members
+        .iter()
+        .flat_map(|m| ir.modules[*m].types.iter().copied())
+        .collect();
+    for &id in &ids {
         let t = &ir.types[id];
         let name = names[id].clone();
         let doc = docstring(&type_doc(t), 0);
@@ -733,6 +742,14 @@ pub(super) fn render_module(
     let text = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
     let doc = docstring(
         &match (&text(&module.title), &text(&module.doc)) {
+            _ if members.len() > 1 => format!(
+                "Types of {}, which refer to each other (each of them re-exports its own).",
+                members
+                    .iter()
+                    .map(|m| format!("`{}`", ir.modules[*m].rel))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             (Some(t), Some(d)) => format!("{t}\n\n{d}"),
             (Some(t), None) => t.clone(),
             (None, Some(d)) => d.clone(),

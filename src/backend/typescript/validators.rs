@@ -551,6 +551,8 @@ impl<'c> Builder<'c> {
             Check::Type(ts) => {
                 let names = ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
                 let cond = match ts.as_slice() {
+                    // `"type": []` accepts nothing.
+                    [] => "true".to_string(),
                     [t] => self.type_fail(*t, value),
                     ts => {
                         let tests: Vec<String> =
