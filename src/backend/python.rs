@@ -83,11 +83,7 @@ struct ReexportTpl {
 
 /// The module of a schema file whose types live in a shared file (see `import_cycles`): it
 /// re-exports them.
-fn render_reexport(
-    names: &[String],
-    module: &crate::ir::Module,
-    shared: &str,
-) -> Result<String> {
+fn render_reexport(names: &[String], module: &crate::ir::Module, shared: &str) -> Result<String> {
     let mut exported = Vec::new();
     for &id in &module.types {
         let snake = names::field_name(Lang::Python, &names[id])

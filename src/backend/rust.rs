@@ -435,9 +435,7 @@ impl Ctx<'_> {
                 })
             }
             TypeKind::Union(u) => Body::Union(self.union(id, u)),
-            TypeKind::Alias(ty) if self.recursive_alias(id) => {
-                Body::Newtype(self.ty(ty, id))
-            }
+            TypeKind::Alias(ty) if self.recursive_alias(id) => Body::Newtype(self.ty(ty, id)),
             TypeKind::Alias(ty) => {
                 is_alias = true;
                 // Another name for a struct or enum needs no `Box` of its own: the fields that
