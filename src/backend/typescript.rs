@@ -102,6 +102,11 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     Ok(files)
 }
 
+/// Whether a JSON value, written as a TypeScript literal, is a value of the type `id`.
+pub(crate) fn holds_type(ir: &Ir, id: TypeId, v: &Value) -> bool {
+    Ctx::new(ir).holds(&Ty::Named(id), v, 0)
+}
+
 /// Names and type expressions shared by every file.
 pub(crate) struct Ctx<'a> {
     pub ir: &'a Ir,

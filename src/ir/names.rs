@@ -278,6 +278,18 @@ fn words(raw: &str) -> String {
         .collect()
 }
 
+/// The ASCII words of a name in UpperCamelCase, to build a longer identifier from
+/// (`schema_version` → `SchemaVersion`); empty when the name has no letter or digit.
+pub fn camel_words(raw: &str) -> String {
+    words(raw).to_upper_camel_case()
+}
+
+/// The ASCII words of a name in snake_case, to build a longer identifier from; empty when the
+/// name has no letter or digit.
+pub fn snake_words(raw: &str) -> String {
+    words(raw).to_snake_case()
+}
+
 /// A type name: UpperCamelCase ASCII, never empty, never starting with a digit, never reserved.
 pub fn type_name(lang: Lang, raw: &str) -> String {
     let mut n = words(raw).to_upper_camel_case();

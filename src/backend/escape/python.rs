@@ -97,6 +97,26 @@ pub fn line(text: &str) -> Line {
     Line(comment_text(text))
 }
 
+/// A fragment of text inside a docstring, on one line (a value named in a docstring the
+/// template writes): backslashes, quotes next to another quote, line breaks, controls and
+/// invisible characters escaped.
+pub fn doc_fragment(text: &str) -> Docstring {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let quote_run =
+            c == '"' && (i > 0 && chars[i - 1] == '"' || chars.get(i + 1) == Some(&'"'));
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' if quote_run => out.push_str("\\\""),
+            '\n' | '\t' => out.push_str(&hex_escape(c)),
+            c if is_invisible(c) || is_line_break(c) => out.push_str(&hex_escape(c)),
+            c => out.push(c),
+        }
+    }
+    Docstring(out)
+}
+
 /// Docstring text for a `"""…"""` at `indent`: backslashes and `"""` escaped, controls, line
 /// separators, bidi and invisible characters as escapes (the value is the same; ruff requires
 /// them, PLE2510-PLE2515), and lines laid out as `ruff format` leaves them.

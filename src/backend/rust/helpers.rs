@@ -186,8 +186,12 @@ impl Ctx<'_> {
         Some((chain.join("."), ty?))
     }
 
+    /// The Rust name of the required property `wire` (a name, not a pointer).
     fn field(&self, id: TypeId, wire: &str) -> Option<String> {
-        self.access(id, &format!("/{wire}")).map(|a| a.0)
+        self.fields(id)
+            .into_iter()
+            .find(|(_, f)| f.wire == wire && f.required)
+            .map(|(name, _)| name)
     }
 }
 
@@ -396,7 +400,11 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
 
 fn quality(ctx: &Ctx<'_>, id: TypeId, q: &Value) -> Option<QualityCtx> {
     let s = |k: &str| q.get(k).and_then(Value::as_str);
-    let (issues_field, issues_ty) = ctx.access(id, &format!("/{}", s("issues")?))?;
+    let (issues_field, issues_ty) = ctx
+        .fields(id)
+        .into_iter()
+        .find(|(_, f)| f.wire == s("issues").unwrap_or_default() && f.required)
+        .map(|(name, f)| (name, f.ty.clone()))?;
     let issue_id = match issues_ty {
         Ty::Array(item) => unwrap_named(&item)?,
         _ => return None,
