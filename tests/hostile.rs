@@ -129,3 +129,69 @@ fn rust_output_builds_clean_and_round_trips() {
     // Doctests too: a description's code block must not become one.
     run(&["test", "--quiet"]);
 }
+
+/// A helper annotation of the wrong shape, or naming absent or mistyped properties, is an error
+/// that names the schema location (never a panic, never code that does not build).
+#[test]
+fn malformed_annotations_are_errors() {
+    let props = serde_json::json!({
+        "n": {"type": "integer"}, "s": {"type": "string"}, "f": {"type": "number"},
+        "list": {"type": "array", "items": {"type": "string"}}
+    });
+    let cases = [
+        serde_json::json!({"x-path-hierarchy": "x"}),
+        serde_json::json!({"x-path-hierarchy": {"separator": 5}}),
+        serde_json::json!({"x-path-hierarchy": {"maxDepth": -1}}),
+        serde_json::json!({"x-path-hierarchy": {"segmentPattern": "("}}),
+        serde_json::json!({"x-quality-score": {"issues": "list"}}),
+        serde_json::json!({"x-quality-score": []}),
+        serde_json::json!({"x-handoff": {"sourceFamily": "/n", "targetFamily": "/s", "session": "/s"}}),
+        serde_json::json!({"x-handoff": {"sourceFamily": "/x/y", "targetFamily": "/s", "session": "/s"}}),
+        serde_json::json!({"x-percent-full": {"used": "f", "available": "n"}}),
+        serde_json::json!({"x-percent-full": {"used": "*/\n", "available": "n"}}),
+        serde_json::json!({"x-task-match": {"canStart": "/list"}}),
+        serde_json::json!({"x-fallback": 5}),
+        serde_json::json!({"x-fallback": {"n": "not a number"}}),
+    ];
+    for (i, ann) in cases.iter().enumerate() {
+        let mut schema = serde_json::json!({"type": "object", "properties": props, "required": ["n", "s", "f", "list"]});
+        schema
+            .as_object_mut()
+            .unwrap()
+            .extend(ann.as_object().unwrap().clone());
+        check_error(&schema, ann.as_object().unwrap().keys().next().unwrap(), i);
+    }
+    let fields = [
+        serde_json::json!({"type": "number", "x-bands": [{"min": "x", "label": "a"}]}),
+        serde_json::json!({"type": "number", "x-bands": [{"min": 1, "label": "a"}, {"min": 0, "label": "a"}]}),
+        serde_json::json!({"type": "string", "x-bands": [{"min": 1, "label": "a"}]}),
+        serde_json::json!({"type": "string", "x-freshness": {"bands": "x", "otherwise": "c"}}),
+        serde_json::json!({"type": "string", "x-freshness": {"bands": [{"below": "P1X", "label": "a"}], "otherwise": "c"}}),
+        serde_json::json!({"type": "string", "x-semver-compatibility": 5}),
+    ];
+    for (i, prop) in fields.iter().enumerate() {
+        let schema = serde_json::json!({"type": "object", "properties": {"p": prop}});
+        let key = prop
+            .as_object()
+            .unwrap()
+            .keys()
+            .find(|k| k.starts_with("x-"))
+            .unwrap();
+        check_error(&schema, key, 100 + i);
+    }
+}
+
+fn check_error(schema: &serde_json::Value, key: &str, case: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("s.json"), schema.to_string()).unwrap();
+    let mut config = Config::new();
+    config.schemas_dir(dir.path());
+    let err = match config.render() {
+        Ok(_) => panic!("case {case}: {schema} generated"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        err.contains(key) && err.contains("s.json#"),
+        "case {case}: {err}"
+    );
+}

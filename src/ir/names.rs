@@ -544,4 +544,68 @@ mod tests {
             "paper-context"
         );
     }
+
+    fn module(rel: &str) -> crate::ir::Module {
+        crate::ir::Module {
+            rel: rel.into(),
+            raw_name: rel.trim_end_matches(".json").replace('/', " "),
+            title: None,
+            doc: None,
+            types: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn module_names_are_unique_ascii_and_independent_of_order() {
+        let rels = [
+            "a_b.json",
+            "runtime.json",
+            "a-b.json",
+            "aB.json",
+            "日本.json",
+            "é.json",
+            "validators.json",
+            "__init__.json",
+            "1st.json",
+            "type.json",
+            ".json",
+        ];
+        let forward: Vec<crate::ir::Module> = rels.iter().map(|r| module(r)).collect();
+        let backward: Vec<crate::ir::Module> = rels.iter().rev().map(|r| module(r)).collect();
+        for lang in [Lang::Rust, Lang::TypeScript, Lang::Python] {
+            let a = module_names(lang, &forward);
+            let mut b = module_names(lang, &backward);
+            b.reverse();
+            assert_eq!(a, b, "{lang:?}");
+            let keys: HashSet<String> = a
+                .iter()
+                .map(|n| n.to_lowercase().replace(['_', '-'], ""))
+                .collect();
+            assert_eq!(keys.len(), a.len(), "{lang:?} {a:?}");
+            assert!(a.iter().all(|n| n.is_ascii() && !n.is_empty()), "{a:?}");
+        }
+        let rust = module_names(Lang::Rust, &forward);
+        // Sorted paths decide: `a-b.json` < `aB.json` < `a_b.json`.
+        assert_eq!(rust[2], "a_b");
+        assert_eq!(rust[3], "a_b_2");
+        assert_eq!(rust[0], "a_b_3");
+        assert_eq!(rust[1], "runtime_schema");
+        assert_eq!(rust[4], "ri_ben");
+        assert_eq!(rust[5], "e");
+        assert_eq!(rust[7], "init_schema");
+        assert_eq!(rust[8], "m1st");
+        assert_eq!(module_names(Lang::TypeScript, &forward)[6], "validators-schema");
+    }
+
+    #[test]
+    fn names_are_ascii_and_never_reserved() {
+        assert_eq!(type_name(Lang::Python, "True"), "TrueType");
+        assert_eq!(type_name(Lang::Python, "None"), "NoneType");
+        assert_eq!(type_name(Lang::Python, "TypeAlias"), "TypeAliasTypeType");
+        assert_eq!(type_name(Lang::Rust, "日本"), "RiBen");
+        assert_eq!(type_name(Lang::Rust, ""), "Unnamed");
+        assert_eq!(field_name(Lang::Python, "é"), "e");
+        assert_eq!(field_name(Lang::Python, "\n\0"), "field");
+        assert_eq!(field_names(Lang::Rust, &["self", "Self"]), ["self_", "self_2"]);
+    }
 }
