@@ -1,5 +1,7 @@
 //! Backends: each turns the IR into the files of one language's package, through askama templates.
 
+pub mod annotations;
+pub mod escape;
 pub mod pattern;
 pub mod python;
 pub mod rust;
@@ -41,6 +43,7 @@ pub const GENERATED: &str =
 
 /// Renders one language.
 pub fn render(lang: Lang, ir: &Ir, opts: &Options) -> Result<Files> {
+    annotations::check(ir)?;
     match lang {
         Lang::Rust => rust::render(ir, opts),
         Lang::TypeScript => typescript::render(ir, opts),

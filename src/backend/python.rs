@@ -31,6 +31,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use askama::Template;
 use serde_json::Value;
 
+use super::escape;
 use super::{run, Files, Options, GENERATED};
 use crate::error::Result;
 use crate::ir::names::{self, Lang};
@@ -69,6 +70,47 @@ struct InitTpl {
     registry: Vec<(String, String)>,
     /// (schema location literal, type name literal)
     locations: Vec<(String, String)>,
+}
+
+#[derive(Template)]
+#[template(path = "python/reexport.py.j2", escape = "none")]
+struct ReexportTpl {
+    header: &'static str,
+    doc: escape::python::Docstring,
+    import: String,
+    all: String,
+}
+
+/// The module of a schema file whose types live in a shared file (see `import_cycles`): it
+/// re-exports them.
+fn render_reexport(names: &[String], module: &crate::ir::Module, shared: &str) -> Result<String> {
+    let mut exported = Vec::new();
+    for &id in &module.types {
+        let snake = names::field_name(Lang::Python, &names[id])
+            .trim_end_matches('_')
+            .to_string();
+        exported.extend([
+            names[id].clone(),
+            format!("parse_{snake}"),
+            format!("validate_{snake}"),
+        ]);
+    }
+    sort_imports(&mut exported);
+    let mut all = exported.clone();
+    sort_all(&mut all);
+    let quoted: Vec<String> = all.iter().map(|n| lit::string(n)).collect();
+    Ok(eol(run(
+        "python/reexport.py.j2",
+        &ReexportTpl {
+            header: GENERATED,
+            doc: escape::python::docstring(
+                &format!("Types of `{}` (defined in `{shared}`).", module.rel),
+                0,
+            ),
+            import: lit::import(&format!(".{shared}"), &exported),
+            all: lit::seq(&quoted, "[", "]", 0, 10, 0),
+        },
+    )?))
 }
 
 #[derive(Template)]
@@ -164,12 +206,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let pkg = package_name(opts);
     let names = names::type_names(Lang::Python, ir);
     let canon = shared_models(ir);
-    let raw_modules: Vec<String> = ir
-        .modules
-        .iter()
-        .map(|m| names::module_name(Lang::Python, &m.raw_name))
-        .collect();
-    let module_names = names::dedupe(raw_modules, &mut std::collections::HashSet::new(), "_");
+    let module_names = names::module_names(Lang::Python, &ir.modules);
     let mut files = Files::new();
     let base = format!("src/{pkg}");
     files.insert(format!("{base}/py.typed"), String::new());
@@ -190,11 +227,32 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     ];
     let mut registry = Vec::new();
     let mut locations = Vec::new();
+    // Modules that import each other share one file of their types, re-exported by each.
+    let cycles = import_cycles(ir, &canon);
+    let type_files: Vec<String> = (0..ir.modules.len())
+        .map(|m| match cycles[m].as_slice() {
+            [_] => module_names[m].clone(),
+            group => format!("_{}_cycle", module_names[group[0]]),
+        })
+        .collect();
     for (m, module) in ir.modules.iter().enumerate() {
-        files.insert(
-            format!("{base}/{}.py", module_names[m]),
-            render_module(ir, &canon, &names, &module_names, m)?,
-        );
+        if cycles[m].len() == 1 {
+            files.insert(
+                format!("{base}/{}.py", module_names[m]),
+                render_module(ir, &canon, &names, &type_files, &[m])?,
+            );
+        } else {
+            if cycles[m][0] == m {
+                files.insert(
+                    format!("{base}/{}.py", type_files[m]),
+                    render_module(ir, &canon, &names, &type_files, &cycles[m])?,
+                );
+            }
+            files.insert(
+                format!("{base}/{}.py", module_names[m]),
+                render_reexport(&names, module, &type_files[m])?,
+            );
+        }
         let mut exported = Vec::new();
         // The directory of the schema files, as the origins of this module's types spell it.
         let base = module.types.iter().find_map(|&id| {
@@ -272,8 +330,8 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         exported.push("HelperError".into());
         sort_imports(&mut exported);
         init_modules.push(("helpers".to_string(), exported));
-        init_modules.sort();
     }
+    init_modules.sort();
     all.sort();
     all.dedup();
     sort_all(&mut all);

@@ -5,6 +5,7 @@ use askama::Template;
 use heck::ToSnakeCase;
 use serde_json::Value;
 
+use super::escape::{self, rust::Line, rust::Lit};
 use super::{run, Files, Options, GENERATED};
 use crate::error::Result;
 use crate::ir::names::{self, Lang};
@@ -16,7 +17,7 @@ mod validators;
 pub(crate) struct TypeCtx {
     name: String,
     snake: String,
-    doc: Vec<String>,
+    doc: Vec<Line>,
     node: usize,
     is_alias: bool,
     /// Has JSON of its own: gets `from_json`, `validate`, … (not a newtype variant's payload).
@@ -31,6 +32,9 @@ pub(crate) enum Body {
     Enum(EnumCtx),
     Union(UnionCtx),
     Alias(String),
+    /// An alias that names itself (`Nest = Vec<Nest>`): a transparent newtype struct, as
+    /// Rust aliases cannot be recursive.
+    Newtype(String),
 }
 
 pub(crate) struct StructCtx {
@@ -41,7 +45,7 @@ pub(crate) struct StructCtx {
 }
 
 pub(crate) struct FieldCtx {
-    doc: Vec<String>,
+    doc: Vec<Line>,
     serde: Vec<String>,
     name: String,
     ty: String,
@@ -62,11 +66,11 @@ pub(crate) struct EnumCtx {
 
 pub(crate) struct EnumVariant {
     name: String,
-    wire_literal: String,
+    wire_literal: Lit,
 }
 
 pub(crate) struct UnionCtx {
-    tag: Option<String>,
+    tag: Option<Lit>,
     variants: Vec<UnionVariant>,
 }
 
@@ -74,7 +78,7 @@ pub(crate) struct UnionVariant {
     /// A struct variant short enough, and without attributes, for rustfmt's one-line form.
     one_line: bool,
     name: String,
-    rename: Option<String>,
+    rename: Option<Lit>,
     unit: bool,
     ty: String,
     fields: Vec<FieldCtx>,
@@ -84,8 +88,8 @@ pub(crate) struct UnionVariant {
 #[template(path = "rust/module.rs.j2", escape = "none")]
 struct ModuleTemplate<'a> {
     header: &'a str,
-    doc_title: String,
-    doc_lines: Vec<String>,
+    doc_title: Line,
+    doc_lines: Vec<Line>,
     uses_map: bool,
     uses_serde: bool,
     types: Vec<TypeCtx>,
@@ -103,7 +107,7 @@ struct LibTemplate<'a> {
 
 pub(crate) struct LibType {
     name: String,
-    literal: String,
+    literal: Lit,
     node: usize,
     alias: bool,
     /// Has a Rust type with `from_value` (variants written inline have none).
@@ -138,36 +142,19 @@ struct FormatsTemplate<'a> {
 #[template(path = "rust/rustfmt.toml.j2", escape = "none")]
 struct RustfmtTemplate;
 
-/// A Rust string literal for any text.
+/// A Rust string literal for any text (see [`escape::rust::string`]).
 pub(crate) fn literal(s: &str) -> String {
-    format!("{s:?}")
+    escape::rust::string(s).into()
 }
 
-/// A raw string literal (for JSON and patterns), with enough `#`s.
+/// A raw string literal for JSON and patterns (see [`escape::rust::raw_string`]).
 pub(crate) fn raw_literal(s: &str) -> String {
-    let mut hashes = String::new();
-    while s.contains(&format!("\"{hashes}")) {
-        hashes.push('#');
-    }
-    if hashes.is_empty() && !s.contains('\\') {
-        return literal(s);
-    }
-    format!("r{hashes}\"{s}\"{hashes}")
+    escape::rust::raw_string(s).into()
 }
 
-/// Doc comment lines: the description split into lines, trailing spaces trimmed.
-pub(crate) fn doc_lines(doc: &Option<String>) -> Vec<String> {
-    match doc {
-        // A bare carriage return is not allowed in a Rust doc comment: it ends the line.
-        Some(d) => d
-            .replace("\r\n", "\n")
-            .replace('\r', "\n")
-            .trim()
-            .lines()
-            .map(|l| l.trim_end().to_string())
-            .collect(),
-        None => Vec::new(),
-    }
+/// Doc comment lines for a description (see [`escape::rust::doc`]).
+pub(crate) fn doc_lines(doc: &Option<String>) -> Vec<Line> {
+    doc.as_deref().map(escape::rust::doc).unwrap_or_default()
 }
 
 struct Ctx<'a> {
@@ -426,7 +413,7 @@ impl Ctx<'_> {
                     .zip(values)
                     .map(|(name, v)| EnumVariant {
                         name,
-                        wire_literal: literal(v),
+                        wire_literal: escape::rust::string(v),
                     })
                     .collect();
                 let all_items: Vec<String> = variants
@@ -449,6 +436,7 @@ impl Ctx<'_> {
                 })
             }
             TypeKind::Union(u) => Body::Union(self.union(id, u)),
+            TypeKind::Alias(ty) if self.recursive_alias(id) => Body::Newtype(self.ty(ty, id)),
             TypeKind::Alias(ty) => {
                 is_alias = true;
                 // Another name for a struct or enum needs no `Box` of its own: the fields that
@@ -470,6 +458,26 @@ impl Ctx<'_> {
             schemars: self.schemars,
             body,
         }
+    }
+
+    /// Whether an alias names itself through aliases only (`Nest = Vec<Nest>`).
+    fn recursive_alias(&self, id: TypeId) -> bool {
+        match &self.ir.types[id].kind {
+            TypeKind::Alias(Ty::Named(n)) if *n == id => return false,
+            TypeKind::Alias(_) => {}
+            _ => return false,
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = self.ir.references(id);
+        while let Some(t) = stack.pop() {
+            if t == id {
+                return true;
+            }
+            if seen.insert(t) && matches!(self.ir.types[t].kind, TypeKind::Alias(_)) {
+                stack.extend(self.ir.references(t));
+            }
+        }
+        false
     }
 
     /// A struct whose fields can be written inline as a variant of an internally tagged enum.
@@ -543,7 +551,8 @@ impl Ctx<'_> {
             .iter()
             .zip(vnames)
             .map(|(v, name)| {
-                let rename = (name != v.tag_values[0]).then(|| literal(&v.tag_values[0]));
+                let rename =
+                    (name != v.tag_values[0]).then(|| escape::rust::string(&v.tag_values[0]));
                 let Some(s) = self.inline_struct(&v.ty) else {
                     return UnionVariant {
                         one_line: false,
@@ -582,7 +591,7 @@ impl Ctx<'_> {
             variants.iter_mut().for_each(|v| v.one_line = false);
         }
         UnionCtx {
-            tag: Some(literal(&u.tags[0])),
+            tag: Some(escape::rust::string(&u.tags[0])),
             variants,
         }
     }
@@ -606,14 +615,11 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     };
     let mut files = Files::new();
     let mut module_names = Vec::new();
-    let mut taken = std::collections::HashSet::new();
-    for m in &ir.modules {
-        let name = names::dedupe(
-            vec![names::module_name(Lang::Rust, &m.raw_name)],
-            &mut taken,
-            "_",
-        )
-        .remove(0);
+    for (m, name) in ir
+        .modules
+        .iter()
+        .zip(names::module_names(Lang::Rust, &ir.modules))
+    {
         let types: Vec<TypeCtx> = m
             .types
             .iter()
@@ -627,12 +633,12 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             Body::Union(u) => u.variants.iter().any(|v| {
                 v.ty.contains("BTreeMap<") || v.fields.iter().any(|f| f.ty.contains("BTreeMap<"))
             }),
-            Body::Alias(ty) => ty.contains("BTreeMap<"),
+            Body::Alias(ty) | Body::Newtype(ty) => ty.contains("BTreeMap<"),
             Body::Enum(_) => false,
         });
         let mut doc = doc_lines(&m.doc);
         if !doc.is_empty() {
-            doc.insert(0, String::new());
+            doc.insert(0, Line::blank());
         }
         // A title of several lines: the first is the heading, the rest open the text.
         let title = doc_lines(&Some(
@@ -670,9 +676,9 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         .enumerate()
         .map(|(id, (name, t))| LibType {
             name: name.clone(),
-            literal: literal(name),
+            literal: escape::rust::string(name),
             node: t.node,
-            alias: matches!(t.kind, TypeKind::Alias(_)),
+            alias: matches!(t.kind, TypeKind::Alias(_)) && !ctx.recursive_alias(id),
             typed: !ctx.inlined(id) && !ctx.payload(id),
             long: 8 + 2 * name.len() + 2 + 4 + 28 > 100,
         })

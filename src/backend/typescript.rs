@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 use askama::Template;
 use serde_json::Value;
 
+use super::escape::{self, typescript::Line};
 use super::{run, Files, Options, GENERATED};
 use crate::error::Result;
 use crate::ir::names::{self, Lang};
@@ -101,6 +102,11 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     Ok(files)
 }
 
+/// Whether a JSON value, written as a TypeScript literal, is a value of the type `id`.
+pub(crate) fn holds_type(ir: &Ir, id: TypeId, v: &Value) -> bool {
+    Ctx::new(ir).holds(&Ty::Named(id), v, 0)
+}
+
 /// Names and type expressions shared by every file.
 pub(crate) struct Ctx<'a> {
     pub ir: &'a Ir,
@@ -111,11 +117,7 @@ pub(crate) struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     fn new(ir: &'a Ir) -> Self {
         let names = names::type_names(Lang::TypeScript, ir);
-        let files = ir
-            .modules
-            .iter()
-            .map(|m| names::module_name(Lang::TypeScript, &m.raw_name))
-            .collect();
+        let files = names::module_names(Lang::TypeScript, &ir.modules);
         Ctx { ir, names, files }
     }
 
@@ -668,36 +670,9 @@ pub(crate) fn fits(indent: usize, text: &str) -> bool {
     indent + text.chars().count() <= WIDTH
 }
 
-/// A string literal as prettier prints it: double quotes unless the text holds more double
-/// than single quotes.
+/// A string literal as prettier prints it (see [`escape::typescript::string`]).
 pub(crate) fn str_lit(s: &str) -> String {
-    let doubles = s.matches('"').count();
-    let singles = s.matches('\'').count();
-    let q = if doubles > singles { '\'' } else { '"' };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(q);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c if c == q => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(q);
-    out
+    escape::typescript::string(s).into()
 }
 
 /// A number literal as prettier prints it: in exponent notation where JavaScript writes one
@@ -712,14 +687,15 @@ pub(crate) fn num_lit(x: f64) -> String {
     }
 }
 
-/// An identifier that can be a property key without quotes.
+/// An identifier that can be a property key without quotes: Unicode `XID_Start` (or `$`, `_`)
+/// then `XID_Continue` (or `$`, ZWNJ, ZWJ), a subset of ECMAScript's identifier names.
 pub(crate) fn is_ident(s: &str) -> bool {
     let mut chars = s.chars();
     chars
         .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        .is_some_and(|c| unicode_ident::is_xid_start(c) || c == '_' || c == '$')
         && chars.all(|c| {
-            c.is_alphanumeric() || c == '_' || c == '$' || c == '\u{200c}' || c == '\u{200d}'
+            unicode_ident::is_xid_continue(c) || c == '$' || c == '\u{200c}' || c == '\u{200d}'
         })
 }
 
@@ -754,22 +730,10 @@ pub(crate) fn json_lit(v: &Value) -> Lit {
     }
 }
 
-/// Doc text safe inside a `/** … */` or `//` comment, one entry per line. Every ECMAScript line
-/// terminator ends a line (a bare CR or U+2028 inside a `//` comment would end the comment).
-pub(crate) fn doc_text(s: &str) -> Vec<String> {
-    if s.is_empty() {
-        return Vec::new();
-    }
-    let s = s.replace("*/", "*\\/").replace("\r\n", "\n");
-    let mut lines: Vec<String> = s
-        .split(['\n', '\r', '\u{2028}', '\u{2029}'])
-        .map(|l| l.trim_end().to_string())
-        .collect();
-    // Like `str::lines`, a final terminator does not start another line.
-    if lines.len() > 1 && s.ends_with(['\n', '\r', '\u{2028}', '\u{2029}']) {
-        lines.pop();
-    }
-    lines
+/// Doc text safe inside a `/** … */` or `//` comment, one entry per line (see
+/// [`escape::typescript::doc`]).
+pub(crate) fn doc_text(s: &str) -> Vec<Line> {
+    escape::typescript::doc(s)
 }
 
 /// An `import` statement, on one line when it fits.
@@ -850,14 +814,14 @@ struct Index {
 struct ModuleView {
     header: &'static str,
     file: String,
-    doc: Option<Vec<String>>,
+    doc: Option<Vec<Line>>,
     imports: Vec<Import>,
     types: Vec<TypeView>,
 }
 
 struct TypeView {
     name: String,
-    doc: Option<Vec<String>>,
+    doc: Option<Vec<Line>>,
     node: usize,
     kind: Kind,
     fill: Option<FillView>,
@@ -885,7 +849,7 @@ enum Kind {
 }
 
 struct FieldView {
-    doc: Option<Vec<String>>,
+    doc: Option<Vec<Line>>,
     /// The property signature, laid out.
     lines: Vec<String>,
 }

@@ -63,6 +63,9 @@ const RUST_TYPES: &[&str] = &[
     "Display",
     "Formatter",
     "Any",
+    "HelperError",
+    "SeverityCounts",
+    "Node",
 ];
 const TS_RESERVED: &[&str] = &[
     "any",
@@ -225,14 +228,25 @@ const PY_TYPES: &[&str] = &[
     "HelperError",
     "Enum",
     "Self",
+    "TypeAlias",
+    "TypeAliasType",
+    "ValidationInfo",
+    "JsonInt",
+    "Callable",
+    "Mapping",
+    "Sequence",
+    "TypeVar",
+    "Fraction",
+    "Pattern",
+    "E",
 ];
 
 impl Lang {
-    fn reserved_types(self) -> &'static [&'static str] {
+    fn reserved_types(self, name: &str) -> bool {
         match self {
-            Lang::Rust => RUST_TYPES,
-            Lang::TypeScript => TS_RESERVED,
-            Lang::Python => PY_TYPES,
+            Lang::Rust => RUST_TYPES.contains(&name) || RUST_KEYWORDS.contains(&name),
+            Lang::TypeScript => TS_RESERVED.contains(&name),
+            Lang::Python => PY_TYPES.contains(&name) || PY_KEYWORDS.contains(&name),
         }
     }
 
@@ -249,14 +263,34 @@ impl Lang {
     }
 }
 
-/// Keeps letters, digits and word breaks; everything else becomes a break.
+/// Keeps ASCII letters and digits; everything else becomes a word break. Other characters are
+/// first transliterated to ASCII (`é` → `e`, `日本` → `Ri Ben`), so every name is an ASCII
+/// identifier in every language and the same schema gives the same names everywhere.
 fn words(raw: &str) -> String {
-    raw.chars()
-        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+    let ascii = if raw.is_ascii() {
+        std::borrow::Cow::Borrowed(raw)
+    } else {
+        std::borrow::Cow::Owned(deunicode::deunicode_with_tofu(raw, " "))
+    };
+    ascii
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
         .collect()
 }
 
-/// A type name: UpperCamelCase, never empty, never starting with a digit, never reserved.
+/// The ASCII words of a name in UpperCamelCase, to build a longer identifier from
+/// (`schema_version` → `SchemaVersion`); empty when the name has no letter or digit.
+pub fn camel_words(raw: &str) -> String {
+    words(raw).to_upper_camel_case()
+}
+
+/// The ASCII words of a name in snake_case, to build a longer identifier from; empty when the
+/// name has no letter or digit.
+pub fn snake_words(raw: &str) -> String {
+    words(raw).to_snake_case()
+}
+
+/// A type name: UpperCamelCase ASCII, never empty, never starting with a digit, never reserved.
 pub fn type_name(lang: Lang, raw: &str) -> String {
     let mut n = words(raw).to_upper_camel_case();
     if n.is_empty() {
@@ -265,15 +299,14 @@ pub fn type_name(lang: Lang, raw: &str) -> String {
     if n.starts_with(|c: char| c.is_ascii_digit()) {
         n = format!("T{n}");
     }
-    if lang.reserved_types().contains(&n.as_str())
-        || (lang == Lang::Rust && RUST_KEYWORDS.contains(&n.as_str()))
-    {
+    while lang.reserved_types(&n) {
         n.push_str("Type");
     }
     n
 }
 
-/// A field or function name in snake_case (Rust, Python); TypeScript keeps wire names.
+/// A field or function name in ASCII snake_case (Rust, Python); TypeScript keeps wire names
+/// (written as quoted keys where they are not identifiers).
 pub fn field_name(lang: Lang, wire: &str) -> String {
     if lang == Lang::TypeScript {
         return wire.to_string();
@@ -291,40 +324,86 @@ pub fn field_name(lang: Lang, wire: &str) -> String {
     n
 }
 
-/// A module name: snake_case for Rust and Python, kebab file names for TypeScript.
+/// Module names of the package's own files, which no schema module may take (any language:
+/// a schema directory gives the same module names everywhere it can).
+const OWN_MODULES: &[&str] = &[
+    "runtime",
+    "validators",
+    "formats",
+    "helpers",
+    "lib",
+    "main",
+    "mod",
+    "index",
+    "init",
+    "std",
+    "core",
+    "alloc",
+    "serde",
+    "serde_json",
+    "regress",
+    "schemars",
+    "typing",
+    "typing_extensions",
+    "pydantic",
+    "types",
+    "json",
+    "re",
+    "enum",
+    "py",
+];
+
+/// A module name: ASCII snake_case for Rust and Python, ASCII kebab-case file names for
+/// TypeScript; a name the package uses itself, or a keyword, gets a `schema` suffix. Names are
+/// made unique across a package by [`module_names`].
 pub fn module_name(lang: Lang, raw: &str) -> String {
+    let snake = words(raw).to_snake_case();
+    let snake = if snake.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("m{snake}")
+    } else {
+        snake
+    };
+    let reserved = snake.is_empty()
+        || RUST_KEYWORDS.contains(&snake.as_str())
+        || PY_KEYWORDS.contains(&snake.as_str())
+        || OWN_MODULES.contains(&snake.as_str());
     match lang {
         Lang::TypeScript => {
             let n = words(raw).split_whitespace().collect::<Vec<_>>().join("-");
             if n.is_empty() {
                 "schema".into()
+            } else if reserved {
+                format!("{n}-schema")
             } else {
                 n
             }
         }
-        _ => {
-            let n = field_name(Lang::Rust, raw)
-                .trim_end_matches('_')
-                .to_string();
-            let n = if n.starts_with(|c: char| c.is_ascii_digit()) {
-                format!("m{n}")
-            } else {
-                n
-            };
-            if RUST_KEYWORDS.contains(&n.as_str())
-                || PY_KEYWORDS.contains(&n.as_str())
-                || [
-                    "runtime", "helpers", "lib", "index", "std", "core", "typing", "types", "json",
-                    "re", "enum",
-                ]
-                .contains(&n.as_str())
-            {
-                format!("{n}_schema")
-            } else {
-                n
-            }
-        }
+        _ if snake.is_empty() => "schema".into(),
+        _ if reserved => format!("{snake}_schema"),
+        _ => snake,
     }
+}
+
+/// The module name of every schema file, unique within the package: names that are equal
+/// after case folding and ignoring `_` and `-` (`a-b.json`, `a_b.json`, `A_B.json`, which are
+/// one module or one file on some systems) keep the name for the first file in the order of
+/// the root-relative paths, and the others get a numeric suffix (`a_b_2`) in that order, so
+/// the result never depends on the order files were found in.
+pub fn module_names(lang: Lang, modules: &[super::model::Module]) -> Vec<String> {
+    let mut order: Vec<usize> = (0..modules.len()).collect();
+    order.sort_by(|a, b| modules[*a].rel.cmp(&modules[*b].rel).then(a.cmp(b)));
+    let sep = if lang == Lang::TypeScript { "-" } else { "_" };
+    let mut taken = HashSet::new();
+    let mut out = vec![String::new(); modules.len()];
+    for i in order {
+        out[i] = dedupe(
+            vec![module_name(lang, &modules[i].raw_name)],
+            &mut taken,
+            sep,
+        )
+        .remove(0);
+    }
+    out
 }
 
 /// Makes names unique, in order: the first keeps its name, later ones get a numeric suffix.
@@ -335,8 +414,14 @@ pub fn dedupe(names: Vec<String>, taken: &mut HashSet<String>, sep: &str) -> Vec
         .map(|n| {
             let mut candidate = n.clone();
             let mut i = 2;
-            while !taken.insert(candidate.to_lowercase().replace('_', "")) {
-                candidate = format!("{n}{sep}{i}");
+            // `self_` and a separator would give `self__2`, not snake case.
+            let stem = if sep.is_empty() {
+                n.as_str()
+            } else {
+                n.trim_end_matches(sep)
+            };
+            while !taken.insert(candidate.to_lowercase().replace(['_', '-'], "")) {
+                candidate = format!("{stem}{sep}{i}");
                 i += 1;
             }
             candidate
@@ -390,6 +475,7 @@ pub fn variant_names(raws: &[String]) -> Vec<String> {
         .iter()
         .map(|r| {
             let n = words(r).to_upper_camel_case();
+            // `Self` is a keyword; other keywords are lowercase and cannot be UpperCamelCase.
             if n.is_empty() {
                 "Empty".to_string()
             } else if n.starts_with(|c: char| c.is_ascii_digit()) {
@@ -456,6 +542,76 @@ mod tests {
         assert_eq!(
             module_name(Lang::TypeScript, "paper context"),
             "paper-context"
+        );
+    }
+
+    fn module(rel: &str) -> crate::ir::Module {
+        crate::ir::Module {
+            rel: rel.into(),
+            raw_name: rel.trim_end_matches(".json").replace('/', " "),
+            title: None,
+            doc: None,
+            types: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn module_names_are_unique_ascii_and_independent_of_order() {
+        let rels = [
+            "a_b.json",
+            "runtime.json",
+            "a-b.json",
+            "aB.json",
+            "日本.json",
+            "é.json",
+            "validators.json",
+            "__init__.json",
+            "1st.json",
+            "type.json",
+            ".json",
+        ];
+        let forward: Vec<crate::ir::Module> = rels.iter().map(|r| module(r)).collect();
+        let backward: Vec<crate::ir::Module> = rels.iter().rev().map(|r| module(r)).collect();
+        for lang in [Lang::Rust, Lang::TypeScript, Lang::Python] {
+            let a = module_names(lang, &forward);
+            let mut b = module_names(lang, &backward);
+            b.reverse();
+            assert_eq!(a, b, "{lang:?}");
+            let keys: HashSet<String> = a
+                .iter()
+                .map(|n| n.to_lowercase().replace(['_', '-'], ""))
+                .collect();
+            assert_eq!(keys.len(), a.len(), "{lang:?} {a:?}");
+            assert!(a.iter().all(|n| n.is_ascii() && !n.is_empty()), "{a:?}");
+        }
+        let rust = module_names(Lang::Rust, &forward);
+        // Sorted paths decide: `a-b.json` < `aB.json` < `a_b.json`.
+        assert_eq!(rust[2], "a_b");
+        assert_eq!(rust[3], "a_b_2");
+        assert_eq!(rust[0], "a_b_3");
+        assert_eq!(rust[1], "runtime_schema");
+        assert_eq!(rust[4], "ri_ben");
+        assert_eq!(rust[5], "e");
+        assert_eq!(rust[7], "init_schema");
+        assert_eq!(rust[8], "m1st");
+        assert_eq!(
+            module_names(Lang::TypeScript, &forward)[6],
+            "validators-schema"
+        );
+    }
+
+    #[test]
+    fn names_are_ascii_and_never_reserved() {
+        assert_eq!(type_name(Lang::Python, "True"), "TrueType");
+        assert_eq!(type_name(Lang::Python, "None"), "NoneType");
+        assert_eq!(type_name(Lang::Python, "TypeAlias"), "TypeAliasTypeType");
+        assert_eq!(type_name(Lang::Rust, "日本"), "RiBen");
+        assert_eq!(type_name(Lang::Rust, ""), "Unnamed");
+        assert_eq!(field_name(Lang::Python, "é"), "e");
+        assert_eq!(field_name(Lang::Python, "\n\0"), "field");
+        assert_eq!(
+            field_names(Lang::Rust, &["self", "Self"]),
+            ["self_", "self_2"]
         );
     }
 }

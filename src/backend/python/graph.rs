@@ -269,3 +269,26 @@ pub(super) fn topo(ir: &Ir, ids: &[TypeId]) -> Vec<usize> {
     }
     out
 }
+
+/// The modules whose Python files would import each other at import time (a type of one
+/// names a type of another, both ways round, maybe through further modules): for each
+/// module, the sorted members of its import cycle (only itself when it is on none). The
+/// types of a cycle are written into one shared file, which each member re-exports.
+pub(super) fn import_cycles(ir: &Ir, canon: &[TypeId]) -> Vec<Vec<usize>> {
+    let n = ir.modules.len();
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (id, t) in ir.types.iter().enumerate() {
+        let mut refs = ir.references(id);
+        refs.push(canon[id]);
+        for r in refs {
+            let m = ir.types[r].module;
+            if m != t.module && !edges[t.module].contains(&m) {
+                edges[t.module].push(m);
+            }
+        }
+    }
+    let (component, _) = components(&edges);
+    (0..n)
+        .map(|m| (0..n).filter(|o| component[*o] == component[m]).collect())
+        .collect()
+}

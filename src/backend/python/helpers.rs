@@ -2,8 +2,9 @@
 //! carry. Every parameter (separators, limits, deductions, bands, pointers, points) comes from
 //! the annotation; the template lays the functions out.
 
+use crate::backend::escape::python::{doc_fragment, Docstring};
+use crate::ir::names::{self, Lang};
 use askama::Template;
-use heck::ToSnakeCase;
 use serde_json::Value;
 
 use super::{flat_checks, lit, run, translate_pattern, GENERATED};
@@ -31,6 +32,9 @@ pub struct QualityCtx {
     pub stem: String,
     pub issues: String,
     pub severity: String,
+    /// The wire names of the issues and severity properties, as literals.
+    pub issues_key: String,
+    pub severity_key: String,
     /// (severity literal, deduction literal)
     pub deductions: Vec<(String, String)>,
     pub floor: String,
@@ -68,9 +72,10 @@ pub struct PercentCtx {
 }
 
 pub struct FreshnessCtx {
-    /// (strict `<`, bound in seconds as a literal, label literal)
-    pub bands: Vec<(bool, String, String)>,
+    /// (strict `<`, bound in seconds as a literal, label literal, label literal in the docstring)
+    pub bands: Vec<(bool, String, String, Docstring)>,
     pub otherwise: String,
+    pub otherwise_doc: Docstring,
 }
 
 pub struct TaskCtx {
@@ -171,8 +176,10 @@ fn named(t: &Ty) -> Option<TypeId> {
     }
 }
 
+/// A Python identifier made from schema text (ASCII, never a keyword, never starting with a
+/// digit).
 fn snake(raw: &str) -> String {
-    raw.to_snake_case()
+    names::field_name(Lang::Python, raw)
 }
 
 /// The text of `helpers.py` and the names it exports, or `None` without annotations.
@@ -246,7 +253,6 @@ pub fn render(
         }
         if let (Some(a), None) = (ann(&t.annotations, "x-quality-score"), &quality) {
             let stem = snake(&t.raw_name);
-            let short = stem.strip_suffix("_report").unwrap_or(&stem).to_string();
             let issues = s(a, "issues").unwrap_or_else(|| "issues".into());
             let severity = s(a, "severity").unwrap_or_else(|| "severity".into());
             let issue = match &t.kind {
@@ -286,9 +292,9 @@ pub fn render(
                 })
                 .unwrap_or_default();
             exported.extend([
-                format!("compute_{short}_score"),
+                "compute_quality_score".to_string(),
                 format!("count_{}_by_{}", snake(&issues), snake(&severity)),
-                format!("passes_{short}_gate"),
+                "passes_quality_gate".to_string(),
                 format!("check_{stem}"),
             ]);
             quality = Some(QualityCtx {
@@ -300,6 +306,8 @@ pub fn render(
                 stem,
                 issues: snake(&issues),
                 severity: snake(&severity),
+                issues_key: lit::string(&issues),
+                severity_key: lit::string(&severity),
                 deductions,
                 floor: num(a, "floor").unwrap_or("0.0".into()),
                 blocking: lit::seq(&blocking, "{", "}", 0, 30, 0),
@@ -440,13 +448,15 @@ pub fn render(
                             b.iter()
                                 .filter_map(|x| {
                                     let label = lit::string(&s(x, "label")?);
+                                    let doc = doc_fragment(&label);
                                     if let Some(d) = s(x, "below") {
-                                        Some((true, lit::bound(duration_seconds(&d)?), label))
+                                        Some((true, lit::bound(duration_seconds(&d)?), label, doc))
                                     } else {
                                         Some((
                                             false,
                                             lit::bound(duration_seconds(&s(x, "atMost")?)?),
                                             label,
+                                            doc,
                                         ))
                                     }
                                 })
@@ -454,9 +464,11 @@ pub fn render(
                         })
                         .unwrap_or_default();
                     exported.push("context_freshness".into());
+                    let otherwise = lit::string(&s(fr, "otherwise").unwrap_or_default());
                     freshness = Some(FreshnessCtx {
                         bands: list,
-                        otherwise: lit::string(&s(fr, "otherwise").unwrap_or_default()),
+                        otherwise_doc: doc_fragment(&otherwise),
+                        otherwise,
                     });
                 }
             }

@@ -1,6 +1,7 @@
 //! Python source layout: docstrings, annotations and assignments broken over lines as `ruff format` does.
 
 use super::*;
+use crate::backend::escape::{self, python::Docstring};
 
 /// The documentation of a type: its description, or a sentence naming it.
 pub(super) fn type_doc(t: &crate::ir::TypeDef) -> String {
@@ -10,73 +11,9 @@ pub(super) fn type_doc(t: &crate::ir::TypeDef) -> String {
     }
 }
 
-/// Docstring text: escapes what a triple-quoted string cannot hold as is.
-pub(super) fn docstring(text: &str, indent: usize) -> String {
-    let t = text
-        .trim()
-        .replace('\\', "\\\\")
-        .replace("\"\"\"", "\\\"\\\"\\\"");
-    // Control characters (but tabs and line ends) and zero-width spaces as escapes, which
-    // ruff requires (PLE2510-PLE2515); the docstring's value is the same.
-    let t: String = t
-        .replace("\r\n", "\n")
-        .chars()
-        .map(|c| match c {
-            '\x08' => "\\b".to_string(),
-            '\r' => "\\r".to_string(),
-            '\u{200b}' => "\\u200b".to_string(),
-            c if (c.is_control() && c != '\n' && c != '\t') => format!("\\x{:02x}", c as u32),
-            c => c.to_string(),
-        })
-        .collect();
-    let mut t: Vec<String> = t.lines().map(|l| l.trim_end().to_string()).collect();
-    // As `ruff format` does: tabs in the indentation of the lines after the first are spaces
-    // (tab stops every 8 columns of the source line), and their common indentation goes.
-    for l in t.iter_mut().skip(1) {
-        let body = l.trim_start_matches([' ', '\t']).to_string();
-        let mut col = indent;
-        for c in l.chars().take_while(|c| *c == ' ' || *c == '\t') {
-            col = if c == '\t' {
-                (col / 8 + 1) * 8
-            } else {
-                col + 1
-            };
-        }
-        *l = format!("{}{body}", " ".repeat(col - indent));
-    }
-    let common = t
-        .iter()
-        .skip(1)
-        .filter(|l| !l.is_empty())
-        .map(|l| l.len() - l.trim_start_matches(' ').len())
-        .min();
-    if let Some(n) = common.filter(|n| *n > 0) {
-        for l in t.iter_mut().skip(1).filter(|l| !l.is_empty()) {
-            l.drain(..n);
-        }
-    }
-    // A docstring may not start with a fourth quote.
-    if t.first().is_some_and(|l| l.starts_with('"')) {
-        t[0].insert(0, ' ');
-    }
-    let pad = " ".repeat(indent);
-    let mut out = String::new();
-    for (i, l) in t.iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-            if !l.is_empty() {
-                out.push_str(&pad);
-            }
-        }
-        out.push_str(l);
-    }
-    if t.len() > 1 {
-        out.push('\n');
-        out.push_str(&pad);
-    } else if out.ends_with('"') {
-        out.push(' ');
-    }
-    out
+/// Docstring text (see [`escape::python::docstring`]).
+pub(super) fn docstring(text: &str, indent: usize) -> Docstring {
+    escape::python::docstring(text, indent)
 }
 
 /// A field annotation, with the structure `ruff format` breaks it by.

@@ -3,52 +3,19 @@
 
 use serde_json::Value;
 
+use crate::backend::escape;
+
 /// The line width `ruff format` uses by default.
 pub const WIDTH: usize = 88;
 
-/// A Python string literal, quoted the way `ruff format` prefers: double quotes unless the
-/// text holds more double than single quotes.
+/// A Python string literal (see [`escape::python::string`]).
 pub fn string(s: &str) -> String {
-    let dq = s.matches('"').count();
-    let sq = s.matches('\'').count();
-    let quote = if dq > sq { '\'' } else { '"' };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if (0xd800..0xe000).contains(&(c as u32)) => {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
-            '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{feff}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
+    escape::python::string(s).into()
 }
 
-/// A regular-expression literal: a raw string when that is possible and shorter.
+/// A regular-expression literal (see [`escape::python::regex`]).
 pub fn regex(s: &str) -> String {
-    let raw_ok =
-        !s.contains(['"', '\n', '\r']) && !s.ends_with('\\') && s.chars().all(|c| !c.is_control());
-    if raw_ok && s.contains('\\') {
-        format!("r\"{s}\"")
-    } else {
-        string(s)
-    }
+    escape::python::regex(s).into()
 }
 
 /// A number as Python writes it: integral values of integer JSON numbers stay integers.
@@ -346,9 +313,6 @@ mod tests {
 
     #[test]
     fn strings() {
-        assert_eq!(string("a\"b"), "'a\"b'");
-        assert_eq!(string("it's"), "\"it's\"");
-        assert_eq!(string("a\\b\n"), "\"a\\\\b\\n\"");
         assert_eq!(float(1.0), "1.0");
         assert_eq!(bound(0.0), "0");
         assert_eq!(bound(0.5), "0.5");

@@ -1,19 +1,20 @@
 //! The model modules: pydantic v2 classes, aliases and entry points per schema file.
 
 use super::*;
+use crate::backend::escape::python::Docstring;
 
 pub struct PyField {
     pub name: String,
     /// `: annotation = default`, laid out (what follows the name).
     pub decl: String,
-    pub doc: Option<String>,
+    pub doc: Option<Docstring>,
 }
 
 pub struct PyClass {
     pub name: String,
     /// `(BaseModel)`, laid out.
     pub bases: String,
-    pub doc: String,
+    pub doc: Docstring,
     pub config: String,
     pub fields: Vec<PyField>,
     /// The annotation of `__pydantic_extra__` when extra properties are kept with a type.
@@ -25,7 +26,7 @@ pub struct PyAlias {
     pub name: String,
     /// The right-hand side, laid out (the arguments of `TypeAliasType` when `recursive`).
     pub value: String,
-    pub doc: String,
+    pub doc: Docstring,
     /// On a cycle of aliases: defined with `TypeAliasType`.
     pub recursive: bool,
 }
@@ -52,7 +53,7 @@ pub struct PyEntry {
 #[template(path = "python/module.py.j2", escape = "none")]
 pub(super) struct ModuleTpl {
     header: &'static str,
-    doc: String,
+    doc: Docstring,
     imports: Vec<String>,
     literals: Vec<PyAlias>,
     classes: Vec<PyClass>,
@@ -175,7 +176,11 @@ impl<'a> MBuilder<'a> {
             Ty::Map(t) => format!("dict[str, {}]", self.ann(t)),
             Ty::Named(id) => {
                 let m = self.ir.types[*id].module;
-                if m != self.module {
+                // Modules whose types share one file are imported once, by their first.
+                let m = (0..=m)
+                    .find(|o| self.module_names[*o] == self.module_names[m])
+                    .unwrap_or(m);
+                if self.module_names[m] != self.module_names[self.module] {
                     self.imports
                         .entry(m)
                         .or_default()
@@ -511,7 +516,7 @@ impl MBuilder<'_> {
     /// The definition of a union or alias type. A type on a cycle of aliases is a
     /// `TypeAliasType` (a plain alias cannot name itself at run time) whose value is a string:
     /// pydantic and mypy read it lazily, after every name in it is defined.
-    fn alias(&mut self, id: TypeId, recursive: bool, doc: String) -> PyAlias {
+    fn alias(&mut self, id: TypeId, recursive: bool, doc: Docstring) -> PyAlias {
         let name = self.names[id].clone();
         if !recursive {
             let lead = name.chars().count() + 14;
@@ -572,8 +577,9 @@ pub(super) fn render_module(
     canon: &[TypeId],
     names: &[String],
     module_names: &[String],
-    m: usize,
+    members: &[usize],
 ) -> Result<String> {
+    let m = members[0];
     let module = &ir.modules[m];
     let mut b = MBuilder {
         ir,
@@ -593,7 +599,11 @@ pub(super) fn render_module(
     let mut alias_ids = Vec::new();
     let mut alias_docs = Vec::new();
     let mut entries = Vec::new();
-    for &id in &module.types {
+    let ids: Vec<TypeId> = members
+        .iter()
+        .flat_map(|m| ir.modules[*m].types.iter().copied())
+        .collect();
+    for &id in &ids {
         let t = &ir.types[id];
         let name = names[id].clone();
         let doc = docstring(&type_doc(t), 0);
@@ -687,7 +697,7 @@ pub(super) fn render_module(
     let order = topo(ir, &alias_ids);
     let cyclic = cyclic(ir, &alias_ids);
     let mut aliases_sorted = Vec::new();
-    let mut docs: Vec<Option<String>> = alias_docs.into_iter().map(Some).collect();
+    let mut docs: Vec<Option<Docstring>> = alias_docs.into_iter().map(Some).collect();
     for i in order {
         let doc = docs[i].take().unwrap_or_default();
         aliases_sorted.push(b.alias(alias_ids[i], cyclic[i], doc));
@@ -735,6 +745,14 @@ pub(super) fn render_module(
     let text = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
     let doc = docstring(
         &match (&text(&module.title), &text(&module.doc)) {
+            _ if members.len() > 1 => format!(
+                "Types of {}, which refer to each other (each of them re-exports its own).",
+                members
+                    .iter()
+                    .map(|m| format!("`{}`", ir.modules[*m].rel))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             (Some(t), Some(d)) => format!("{t}\n\n{d}"),
             (Some(t), None) => t.clone(),
             (None, Some(d)) => d.clone(),

@@ -116,7 +116,7 @@ pub enum PyCheck {
 
 pub struct PyNode {
     pub id: NodeId,
-    pub origin: String,
+    pub origin: crate::backend::escape::python::Line,
     pub generic: Vec<PyCheck>,
     pub strings: Vec<PyCheck>,
     pub numbers: Vec<PyCheck>,
@@ -307,7 +307,7 @@ impl<'a> VBuilder<'a> {
         let node = &self.ir.program.nodes[id];
         let mut n = PyNode {
             id,
-            origin: node.origin.to_string().trim_end().to_string(),
+            origin: crate::backend::escape::python::line(node.origin.to_string().trim_end()),
             generic: vec![],
             strings: vec![],
             numbers: vec![],

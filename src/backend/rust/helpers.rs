@@ -6,6 +6,7 @@ use heck::ToSnakeCase;
 use serde_json::Value;
 
 use super::{literal, raw_literal, GENERATED};
+use crate::backend::escape::rust::{line, Line};
 use crate::backend::run;
 use crate::error::Result;
 use crate::ir::names::{self, Lang};
@@ -13,11 +14,11 @@ use crate::ir::{Ir, Ty, TypeId, TypeKind};
 
 pub(crate) struct PathCtx {
     type_name: String,
-    separator: String,
+    separator: Line,
     separator_literal: String,
     max_depth: u64,
     max_length: u64,
-    segment_pattern: String,
+    segment_pattern: Line,
     segment_literal: String,
     collections: Vec<CollectionCtx>,
 }
@@ -32,7 +33,7 @@ pub(crate) struct SeverityCtx {
     literal: String,
     deduction: String,
     count_field: String,
-    count_wire: String,
+    count_wire: Line,
     count_literal: String,
 }
 
@@ -46,22 +47,22 @@ pub(crate) struct QualityCtx {
     blocking: Vec<String>,
     blocking_text: String,
     score_field: String,
-    score_wire: String,
+    score_wire: Line,
     score_literal: String,
     passed_field: String,
-    passed_wire: String,
+    passed_wire: Line,
     passed_literal: String,
 }
 
 pub(crate) struct BandCtx {
     min: String,
-    label: String,
+    label: Line,
     literal: String,
     variant: String,
 }
 
 pub(crate) struct BandsCtx {
-    field_wire: String,
+    field_wire: Line,
     enum_name: String,
     func: String,
     bands: Vec<BandCtx>,
@@ -81,17 +82,17 @@ pub(crate) struct PercentCtx {
 }
 
 pub(crate) struct FreshBand {
-    label: String,
+    label: Line,
     variant: String,
     inclusive: bool,
     nanos: String,
-    text: String,
+    text: Line,
 }
 
 pub(crate) struct FreshCtx {
     enum_name: String,
     bands: Vec<FreshBand>,
-    otherwise_label: String,
+    otherwise_label: Line,
     otherwise_variant: String,
 }
 
@@ -185,8 +186,12 @@ impl Ctx<'_> {
         Some((chain.join("."), ty?))
     }
 
+    /// The Rust name of the required property `wire` (a name, not a pointer).
     fn field(&self, id: TypeId, wire: &str) -> Option<String> {
-        self.access(id, &format!("/{wire}")).map(|a| a.0)
+        self.fields(id)
+            .into_iter()
+            .find(|(_, f)| f.wire == wire && f.required)
+            .map(|(name, _)| name)
     }
 }
 
@@ -262,7 +267,7 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
             t.path = Some(PathCtx {
                 type_name: names[id].clone(),
                 separator_literal: literal(&separator),
-                separator,
+                separator: line(&separator),
                 max_depth: h
                     .get("maxDepth")
                     .and_then(Value::as_u64)
@@ -272,7 +277,7 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
                     .and_then(Value::as_u64)
                     .unwrap_or(u64::MAX),
                 segment_literal: raw_literal(&segment_pattern),
-                segment_pattern,
+                segment_pattern: line(&segment_pattern),
                 collections,
             });
         }
@@ -348,7 +353,7 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
                     .collect();
                 let variants = names::variant_names(&raws);
                 t.bands.push(BandsCtx {
-                    field_wire: f.wire.clone(),
+                    field_wire: line(&f.wire),
                     enum_name: format!("{owner}Band"),
                     func: format!("{}_band", owner.to_snake_case()),
                     bands: bands
@@ -366,7 +371,7 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
                                     b.get("min").and_then(Value::as_f64).unwrap_or(0.0)
                                 ),
                                 literal: literal(&label),
-                                label,
+                                label: line(&label),
                                 variant,
                             }
                         })
@@ -395,7 +400,11 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
 
 fn quality(ctx: &Ctx<'_>, id: TypeId, q: &Value) -> Option<QualityCtx> {
     let s = |k: &str| q.get(k).and_then(Value::as_str);
-    let (issues_field, issues_ty) = ctx.access(id, &format!("/{}", s("issues")?))?;
+    let (issues_field, issues_ty) = ctx
+        .fields(id)
+        .into_iter()
+        .find(|(_, f)| f.wire == s("issues").unwrap_or_default() && f.required)
+        .map(|(name, f)| (name, f.ty.clone()))?;
     let issue_id = match issues_ty {
         Ty::Array(item) => unwrap_named(&item)?,
         _ => return None,
@@ -414,7 +423,7 @@ fn quality(ctx: &Ctx<'_>, id: TypeId, q: &Value) -> Option<QualityCtx> {
                 deduction: format!("{:?}", d.as_f64()?),
                 count_field: ctx.field(id, &count_wire)?,
                 count_literal: literal(&count_wire),
-                count_wire,
+                count_wire: line(&count_wire),
             })
         })
         .collect::<Option<Vec<_>>>()?;
@@ -441,10 +450,10 @@ fn quality(ctx: &Ctx<'_>, id: TypeId, q: &Value) -> Option<QualityCtx> {
         blocking,
         score_field: ctx.field(id, &score_wire)?,
         score_literal: literal(&score_wire),
-        score_wire,
+        score_wire: line(&score_wire),
         passed_field: ctx.field(id, &passed_wire)?,
         passed_literal: literal(&passed_wire),
-        passed_wire,
+        passed_wire: line(&passed_wire),
     })
 }
 
@@ -462,11 +471,11 @@ fn freshness(ctx: &Ctx<'_>, fr: &Value) -> Option<FreshCtx> {
         let nanos = duration_nanos(&text)?.to_string();
         labels.push(label.clone());
         bands.push(FreshBand {
-            label,
+            label: line(&label),
             variant: String::new(),
             inclusive,
             nanos,
-            text,
+            text: line(&text),
         });
     }
     labels.push(otherwise_label.clone());
@@ -486,7 +495,7 @@ fn freshness(ctx: &Ctx<'_>, fr: &Value) -> Option<FreshCtx> {
     Some(FreshCtx {
         enum_name: ctx.names[existing].clone(),
         bands,
-        otherwise_label,
+        otherwise_label: line(&otherwise_label),
         otherwise_variant: variants.last()?.clone(),
     })
 }

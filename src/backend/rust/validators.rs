@@ -3,6 +3,7 @@
 use askama::Template;
 
 use super::{json_type, literal, raw_literal, GENERATED};
+use crate::backend::escape::{self, rust::Line};
 use crate::backend::pattern::{plan, Dialect};
 use crate::backend::run;
 use crate::error::Result;
@@ -26,7 +27,7 @@ pub(crate) struct Call {
 
 pub(crate) struct NodeCtx {
     id: usize,
-    origin: String,
+    origin: Line,
     calls: Vec<Call>,
 }
 
@@ -338,7 +339,7 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
         }
         nodes.push(NodeCtx {
             id,
-            origin: node.origin.to_string(),
+            origin: escape::rust::line(&node.origin.to_string()),
             calls,
         });
     }

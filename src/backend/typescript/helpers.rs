@@ -5,10 +5,11 @@
 use std::collections::BTreeMap;
 
 use askama::Template;
-use heck::ToUpperCamelCase;
 use serde_json::Value;
 
 use super::{fits, num_lit, str_lit, ts_literal, Ctx, Import, GENERATED};
+use crate::backend::escape::typescript::{line, Line};
+use crate::ir::names;
 use crate::ir::{Check, NodeId, Ty, TypeId, TypeKind};
 
 #[derive(Template)]
@@ -47,6 +48,8 @@ struct Collections {
     /// The message type and the property holding its path.
     type_name: String,
     field: String,
+    /// Whether each signature fits on one line: tree, children, main, roots.
+    inline: [bool; 4],
 }
 
 struct Quality {
@@ -66,12 +69,14 @@ struct Quality {
 
 struct Semver {
     owner: String,
-    field: String,
+    field: Line,
+    /// The property name as words of a function name (`SchemaVersion`).
+    camel: String,
 }
 
 struct Bands {
     owner: String,
-    field: String,
+    field: Line,
     /// (min literal, label literal), highest first.
     bands: Vec<(String, String)>,
     labels: Vec<String>,
@@ -94,7 +99,7 @@ struct PercentFull {
 
 struct Freshness {
     owner: String,
-    field: String,
+    field: Line,
     /// (inclusive, bound in seconds, label literal).
     bands: Vec<(bool, String, String)>,
     otherwise: String,
@@ -129,6 +134,8 @@ struct Fallback {
     keys: Vec<String>,
     keys_inline: bool,
     keys_const: String,
+    /// The validity test fits on the `return` line.
+    return_inline: bool,
     valid_break: bool,
     normalize_break: bool,
 }
@@ -252,8 +259,23 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
                     .find(|f| matches!(&f.ty, Ty::Named(n) if *n == p))
                 {
                     used_types.insert(id, ());
+                    let t = &ctx.names[id];
+                    let sig = |f: &str, more: &str| {
+                        fits(
+                            0,
+                            &format!(
+                                "export function {f}(messages: readonly {t}[]{more}): {t}[] {{"
+                            ),
+                        )
+                    };
                     v.collections = Some(Collections {
-                        type_name: ctx.names[id].clone(),
+                        inline: [
+                            sig("getContextTree", ", root: string"),
+                            sig("getDirectChildren", ", parent: string"),
+                            sig("mainContextOnly", ""),
+                            sig("getRootContexts", ""),
+                        ],
+                        type_name: t.clone(),
                         field: str_lit(&f.wire),
                     });
                 }
@@ -264,7 +286,8 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
                 if a.as_str() == Some("same-major") && v.semver.is_none() {
                     v.semver = Some(Semver {
                         owner: ctx.names[id].clone(),
-                        field: f.wire.clone(),
+                        field: line(&f.wire),
+                        camel: names::camel_words(&f.wire),
                     });
                 }
             }
@@ -280,7 +303,7 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
                     }
                     v.bands = Some(Bands {
                         owner: ctx.names[id].clone(),
-                        field: f.wire.clone(),
+                        field: line(&f.wire),
                         labels: bands.iter().map(|b| b.1.clone()).collect(),
                         bands,
                         min: min.map(num_lit),
@@ -309,7 +332,7 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
                     labels.push(otherwise.clone());
                     v.freshness = Some(Freshness {
                         owner: ctx.names[id].clone(),
-                        field: f.wire.clone(),
+                        field: line(&f.wire),
                         bands,
                         otherwise,
                         labels,
@@ -476,6 +499,12 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
                             .map(|(k, v)| format!("{}: {}", super::prop_key(k), ts_literal(v)))
                             .collect()
                     }),
+                return_inline: fits(
+                    2,
+                    &format!(
+                        "return is{name}(action) && Object.keys(action).every((k) => {keys_const}.has(k));"
+                    ),
+                ),
                 keys,
                 keys_inline,
                 keys_const,
@@ -495,7 +524,7 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
         return None;
     }
     if let Some(sv) = &v.semver {
-        v.sv_fn = format!("is{}Compatible", sv.field.to_upper_camel_case());
+        v.sv_fn = format!("is{}Compatible", sv.camel);
     }
     if let Some(b) = &v.bands {
         v.band_type = format!("{}Band", b.owner);

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::layout::{lay_lit, Before, Lit};
 use super::{fits, json_lit, num_lit, str_lit, ts_literal, Ctx, Import, GENERATED};
+use crate::backend::escape::{self, typescript::Line as CommentLine};
 use crate::backend::pattern::{plan, Dialect};
 use crate::ir::{Check, Format, JsonType, Node};
 
@@ -53,7 +54,7 @@ pub(crate) struct ListConst {
 
 pub(crate) struct NodeView {
     name: String,
-    origin: String,
+    origin: CommentLine,
     lines: Vec<Line>,
 }
 
@@ -142,17 +143,17 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
     b.runtime.insert("report");
     let mut nodes = Vec::new();
     for (i, node) in ctx.ir.program.nodes.iter().enumerate() {
-        let origin = node.origin.to_string().replace("*/", "*\\/");
+        let origin = node.origin.to_string();
         let lines = b.node(i, node);
         nodes.push(NodeView {
             name: format!("n{i}"),
-            origin: origin.clone(),
+            origin: escape::typescript::line(&origin),
             lines,
         });
         for (j, lines) in b.parts.drain(..).enumerate() {
             nodes.push(NodeView {
                 name: part_name(i, j),
-                origin: format!("{origin} (part {})", j + 1),
+                origin: escape::typescript::line(&format!("{origin} (part {})", j + 1)),
                 lines,
             });
         }
@@ -570,6 +571,8 @@ impl<'c> Builder<'c> {
             Check::Type(ts) => {
                 let names = ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
                 let cond = match ts.as_slice() {
+                    // `"type": []` accepts nothing.
+                    [] => "true".to_string(),
                     [t] => self.type_fail(*t, value),
                     ts => {
                         let tests: Vec<String> =
