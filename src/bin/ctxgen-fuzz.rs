@@ -90,7 +90,7 @@ fn main() {
             exe.display()
         ));
     }
-    fuzz::wipe(&a.work);
+    fuzz::clean_work(&a.work);
     std::fs::create_dir_all(&a.work)
         .unwrap_or_else(|e| fail(&format!("{}: {e}", a.work.display())));
     let work = std::path::absolute(&a.work).unwrap_or_else(|e| fail(&e.to_string()));

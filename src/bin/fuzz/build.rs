@@ -65,13 +65,15 @@ pub fn check(work: &Path, live: &[usize], tools: &Tools, only: Option<&str>) -> 
     let mut results: Results = live.iter().map(|i| (*i, BTreeMap::new())).collect();
     let wants =
         |k: &str| only.is_none_or(|o| o == k || (o == "python-mypy" && k == "python-import"));
-    let none = |_: &[usize]| -> Result<Verdicts, String> { Ok(Verdicts::new()) };
     let (rust, ts, (imports, mypy)) = std::thread::scope(|s| {
         let r = s.spawn(|| {
             if wants("rust") {
-                bisect(live, &|l| rust(work, l))
+                rust(work, live).unwrap_or_else(|e| {
+                    eprintln!("warning: cargo check: {e}");
+                    Verdicts::new()
+                })
             } else {
-                bisect(live, &none)
+                Verdicts::new()
             }
         });
         let t = s.spawn(|| {
@@ -186,10 +188,12 @@ fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
     // Kept across batches (the work folder's parent outlives them).
     let target = work.parent().unwrap_or(work).join("rust-target");
     let mut verdicts = Verdicts::new();
-    for chunk in checks::chunks(work, live, "rust", 6_000_000) {
-        checks::until_clean(
+    // A chunk whose failure names no package (rustc killed by the time limit, say) is split.
+    let mut todo = checks::chunks(work, live, "rust", 6_000_000);
+    while let Some(chunk) = todo.pop() {
+        let result = checks::until_clean(
             "cargo check",
-            chunk,
+            chunk.clone(),
             &mut verdicts,
             |l| l.contains(": error"),
             |_| true,
@@ -204,15 +208,45 @@ fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
                     .collect();
                 std::fs::write(krate.join("src/lib.rs"), lib).map_err(|e| e.to_string())?;
                 Ok(checks::run(
-                    Command::new("cargo")
+                    cargo()
                         .args(["check", "--quiet", "--message-format", "short"])
                         .current_dir(&krate)
                         .env("CARGO_TARGET_DIR", &target),
                 ))
             },
-        )?;
+        );
+        if let Err(e) = result {
+            let left: Vec<usize> = chunk
+                .into_iter()
+                .filter(|i| !verdicts.contains_key(i))
+                .collect();
+            if let [only] = left[..] {
+                let line = e
+                    .lines()
+                    .find(|l| !l.trim().is_empty() && !l.starts_with("cargo check failed"));
+                let line = line.unwrap_or("cargo check failed (killed after 600 s?)");
+                verdicts.insert(only, Verdict::Fail(line.chars().take(400).collect()));
+            } else if !left.is_empty() {
+                let (a, b) = left.split_at(left.len() / 2);
+                todo.push(a.to_vec());
+                todo.push(b.to_vec());
+            }
+        }
     }
     Ok(checks::passed(live, verdicts))
+}
+
+/// `cargo`, under `timeout` where there is one: a crate rustc cannot check in 10 minutes is a
+/// failure, not a reason to wait.
+fn cargo() -> Command {
+    let timeout = Path::new("/usr/bin/timeout");
+    if timeout.exists() {
+        let mut c = Command::new(timeout);
+        c.args(["-k", "10", "600", "cargo"]);
+        c
+    } else {
+        Command::new("cargo")
+    }
 }
 
 const MANIFEST_DRIVER: &str = r#"import json, sys, tomllib

@@ -267,7 +267,7 @@ pub fn minimize(ctx: &Context, seeds: &Seeds, seed: u64, opts: &MinimizeOptions)
     };
     let mut min = Minimizer {
         exe: ctx.exe.clone(),
-        work: ctx.work.join("min"),
+        work: ctx.work.clone(),
         target: target.clone(),
         tools: tools.as_ref(),
         deadline: minimize::deadline(opts.budget),

@@ -61,7 +61,7 @@ impl Minimizer<'_> {
     pub fn holds(&mut self, m: &Mutant) -> bool {
         self.trials += 1;
         let build_dir = self.work.join("build");
-        let slot = Slot::with_out(self.work.join("slot"), build_dir.join("f0"));
+        let slot = Slot::with_out(self.work.join("min"), build_dir.join("f0"));
         slot.clear();
         if m.write(&slot.schemas()).is_err() {
             return false;
@@ -346,23 +346,6 @@ fn marker_paths(doc: &Value) -> Vec<Vec<Seg>> {
     }
     out.sort();
     out
-}
-
-impl PartialOrd for Seg {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Seg {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        match (self, other) {
-            (Seg::Key(a), Seg::Key(b)) => a.cmp(b),
-            (Seg::Idx(a), Seg::Idx(b)) => a.cmp(b),
-            (Seg::Key(_), Seg::Idx(_)) => std::cmp::Ordering::Less,
-            (Seg::Idx(_), Seg::Key(_)) => std::cmp::Ordering::Greater,
-        }
-    }
 }
 
 /// The size of a mutant: bytes of its files (markers count as their spec, not expanded).

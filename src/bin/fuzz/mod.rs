@@ -107,3 +107,30 @@ pub fn wipe(dir: &std::path::Path) {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// Empties the scratch folder except the build checks' caches (the Rust target folder, the
+/// check crate with its lock file, the mypy cache), which only make later runs faster.
+pub fn clean_work(work: &std::path::Path) {
+    let keep = ["rust-target", "build/rust-check", "build/mypy-cache"];
+    for sub in ["", "build"] {
+        let Ok(entries) = std::fs::read_dir(work.join(sub)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let rel = std::path::Path::new(sub).join(e.file_name());
+            let rel = rel.to_string_lossy();
+            if keep
+                .iter()
+                .any(|k| *k == rel || k.starts_with(&format!("{rel}/")))
+            {
+                continue;
+            }
+            let p = e.path();
+            if p.is_dir() {
+                let _ = std::fs::remove_dir_all(&p);
+            } else {
+                let _ = std::fs::remove_file(&p);
+            }
+        }
+    }
+}

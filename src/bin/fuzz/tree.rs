@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::fixture::MARKER;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Seg {
     Key(String),
     Idx(usize),
