@@ -175,7 +175,20 @@ fn build_sample(
             let slot = Slot::with_out(ctx.work.join("gen"), dir.join(format!("f{j}")));
             let r = run_one(ctx, &slot, &m, records[ri].index, &format!("corpus-f{j}"));
             super::wipe(&slot.dir);
-            if r.class == Class::Ok {
+            let size = dir_size(&dir.join(format!("f{j}")));
+            if r.class == Class::Ok && size > MAX_BUILD_BYTES {
+                // A checker has no time limit of its own (mypy took over an hour on 30 MB).
+                eprintln!(
+                    "mutant {}: output of {} MB not build-checked",
+                    r.index,
+                    size / 1_000_000
+                );
+                records[ri].build.insert(
+                    "too-large",
+                    Verdict::Fail(format!("{} MB of output, not checked", size / 1_000_000)),
+                );
+                super::wipe(&dir.join(format!("f{j}")));
+            } else if r.class == Class::Ok {
                 live.push(j);
             } else {
                 eprintln!(
@@ -193,6 +206,20 @@ fn build_sample(
         for j in &live {
             super::wipe(&dir.join(format!("f{j}")));
         }
+    }
+}
+
+/// Packages with more generated code than this are not build-checked (the checkers have no time
+/// limit, and the long-chain and huge-enum fixtures cover that ground).
+const MAX_BUILD_BYTES: u64 = 3_000_000;
+
+fn dir_size(p: &Path) -> u64 {
+    match std::fs::symlink_metadata(p) {
+        Ok(m) if m.is_dir() => std::fs::read_dir(p)
+            .map(|d| d.flatten().map(|e| dir_size(&e.path())).sum())
+            .unwrap_or(0),
+        Ok(m) => m.len(),
+        Err(_) => 0,
     }
 }
 
