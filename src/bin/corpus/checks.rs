@@ -12,7 +12,7 @@ use super::Verdict;
 pub type Verdicts = BTreeMap<usize, Verdict>;
 
 /// Splits packages into chunks of about `budget` bytes of generated code.
-fn chunks(work: &Path, live: &[usize], sub: &str, budget: u64) -> Vec<Vec<usize>> {
+pub fn chunks(work: &Path, live: &[usize], sub: &str, budget: u64) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = vec![Vec::new()];
     let mut size = 0;
     for &i in live {
@@ -74,7 +74,7 @@ fn charge(
     any
 }
 
-fn run(cmd: &mut Command) -> (bool, String) {
+pub fn run(cmd: &mut Command) -> (bool, String) {
     match cmd.output() {
         Ok(o) => (
             o.status.success(),
@@ -91,7 +91,7 @@ fn run(cmd: &mut Command) -> (bool, String) {
 /// Runs `once` over the packages `left` until a run passes: each failing run charges the
 /// packages its error lines name; when `again` says the errors may hide others (the checker
 /// stopped early), the charged packages are dropped and the rest checked once more.
-fn until_clean(
+pub fn until_clean(
     what: &str,
     mut left: Vec<usize>,
     verdicts: &mut Verdicts,
@@ -117,7 +117,7 @@ fn until_clean(
 }
 
 /// Every package not charged with an error passed.
-fn passed(live: &[usize], mut verdicts: Verdicts) -> Verdicts {
+pub fn passed(live: &[usize], mut verdicts: Verdicts) -> Verdicts {
     for i in live {
         verdicts.entry(*i).or_insert(Verdict::Pass);
     }
