@@ -65,7 +65,6 @@ const RUST_TYPES: &[&str] = &[
     "Any",
     "HelperError",
     "SeverityCounts",
-    "Node",
 ];
 const TS_RESERVED: &[&str] = &[
     "any",
@@ -594,7 +593,10 @@ mod tests {
         assert_eq!(rust[5], "e");
         assert_eq!(rust[7], "init_schema");
         assert_eq!(rust[8], "m1st");
-        assert_eq!(module_names(Lang::TypeScript, &forward)[6], "validators-schema");
+        assert_eq!(
+            module_names(Lang::TypeScript, &forward)[6],
+            "validators-schema"
+        );
     }
 
     #[test]
@@ -606,6 +608,9 @@ mod tests {
         assert_eq!(type_name(Lang::Rust, ""), "Unnamed");
         assert_eq!(field_name(Lang::Python, "é"), "e");
         assert_eq!(field_name(Lang::Python, "\n\0"), "field");
-        assert_eq!(field_names(Lang::Rust, &["self", "Self"]), ["self_", "self_2"]);
+        assert_eq!(
+            field_names(Lang::Rust, &["self", "Self"]),
+            ["self_", "self_2"]
+        );
     }
 }
