@@ -34,7 +34,9 @@ fn fixtures() -> Vec<PathBuf> {
 /// Every generated file of every fixture except the runtime (snapshotted once).
 #[test]
 fn fixture_snapshots() {
-    for dir in fixtures() {
+    // The hostile-names fixture is checked by building and round-tripping
+    // (`tests/hostile.rs`, `tests/typescript/hostile.test.ts`), not by snapshot.
+    for dir in fixtures().into_iter().filter(|d| !d.ends_with("hostile")) {
         let case = dir.file_name().unwrap().to_string_lossy().into_owned();
         for (path, text) in generate(&dir) {
             if !path.starts_with("src/") || path == "src/runtime.ts" {

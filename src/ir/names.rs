@@ -65,7 +65,6 @@ const RUST_TYPES: &[&str] = &[
     "Any",
     "HelperError",
     "SeverityCounts",
-    "Node",
 ];
 const TS_RESERVED: &[&str] = &[
     "any",

@@ -735,12 +735,18 @@ pub(super) fn render_module(
         String::new(),
         "from . import _runtime as _rt".to_string(),
         "from . import _validators as _v".to_string(),
-        lit::import("._runtime", &strs(&b.runtime)),
     ]);
+    // Relative imports sorted by module, as isort does (a shared `._x_cycle` module before
+    // `._runtime`, which comes before the schema modules).
+    let mut relative = vec![("_runtime".to_string(), strs(&b.runtime))];
     for (m, ns) in &b.imports {
         let mut ns = ns.iter().cloned().collect::<Vec<_>>();
         sort_imports(&mut ns);
-        imports.push(lit::import(&format!(".{}", b.module_names[*m]), &ns));
+        relative.push((b.module_names[*m].clone(), ns));
+    }
+    relative.sort();
+    for (module, ns) in relative {
+        imports.push(lit::import(&format!(".{module}"), &ns));
     }
     let text = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
     let doc = docstring(

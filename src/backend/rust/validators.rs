@@ -382,6 +382,8 @@ fn imports(patterns: &[Static], constants: &[Static], nodes: &[NodeCtx]) -> Stri
             text.push(' ');
         }
     }
+    // Schema text inside string literals (a property named `Format::Date`) is no use.
+    let text = without_literals(&text);
     let uses = |item: &str| {
         text.match_indices(&format!("{item}::")).any(|(i, _)| {
             !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':')
@@ -414,5 +416,59 @@ fn imports(patterns: &[Static], constants: &[Static], nodes: &[NodeCtx]) -> Stri
         ["self as rt"] => "use super::runtime as rt;\n".into(),
         [one] => format!("use super::runtime::{one};\n"),
         _ => format!("use super::runtime::{{{}}};\n", items.join(", ")),
+    }
+}
+
+/// Code text with the contents of its string literals (plain and raw, as `literal` and
+/// `raw_literal` write them) removed.
+fn without_literals(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(i) = rest.find(['"', 'r']) {
+        let (head, tail) = rest.split_at(i);
+        out.push_str(head);
+        let raw = tail.starts_with('r')
+            && !head.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            && tail[1..].trim_start_matches('#').starts_with('"');
+        if raw {
+            let hashes = tail[1..].len() - tail[1..].trim_start_matches('#').len();
+            let close = format!("\"{}", "#".repeat(hashes));
+            let body = &tail[2 + hashes..];
+            rest = body.find(&close).map_or("", |j| &body[j + close.len()..]);
+            out.push_str("\"\"");
+        } else if let Some(body) = tail.strip_prefix('"') {
+            let mut end = body.len();
+            let mut escaped = false;
+            for (j, c) in body.char_indices() {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '"' => {
+                        end = j + 1;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            rest = &body[end.min(body.len())..];
+            out.push_str("\"\"");
+        } else {
+            out.push('r');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn literals_are_no_code() {
+        let code = r##"rt::x("Format::Date \" Type::Null", r#"a"Pattern::p"#, Loc) Format::Uri"##;
+        assert_eq!(
+            super::without_literals(code),
+            r#"rt::x("", "", Loc) Format::Uri"#
+        );
     }
 }
