@@ -24,8 +24,11 @@ fn time(runs: usize, batch: usize, mut f: impl FnMut() -> bool) -> Duration {
     times[times.len() / 2]
 }
 
+/// A compiled pattern: does it match a string?
+type Matcher = Box<dyn Fn(&str) -> bool>;
+
 /// The matcher the generated Rust code builds for `source`, and its engine's name.
-fn chosen(source: &str) -> (Box<dyn Fn(&str) -> bool>, &'static str) {
+fn chosen(source: &str) -> (Matcher, &'static str) {
     match plan(source).linear(Dialect::Rust) {
         Some(t) => {
             let re = regex::Regex::new(t).expect("translation compiles");

@@ -381,6 +381,11 @@ fn pair_next(a: &Automaton, meet: &[bool], (p, q): (usize, usize), out: &mut Vec
     }
 }
 
+/// A pair of automaton states.
+type Pair = (usize, usize);
+/// A frame of the iterative Tarjan walk: a pair, its successors, the next one to visit.
+type Frame = (Pair, Vec<Pair>, usize);
+
 /// EDA: a strongly connected component of the pair automaton holding a diagonal pair and
 /// another pair.
 fn exponential(a: &Automaton, meet: &[bool], work: &mut usize) -> bool {
@@ -393,7 +398,8 @@ fn exponential(a: &Automaton, meet: &[bool], work: &mut usize) -> bool {
     let mut stack = Vec::new();
     let mut counter = 0;
     let mut buf = Vec::new();
-    let mut call: Vec<((usize, usize), Vec<(usize, usize)>, usize)> = Vec::new();
+    // Call frames of the iterative walk: (pair, its successors, next successor to visit).
+    let mut call: Vec<Frame> = Vec::new();
     let root = (0, 0);
     index[0] = 0;
     low[0] = 0;
