@@ -106,6 +106,8 @@ pub(crate) struct Ctx<'a> {
     pub ir: &'a Ir,
     pub names: Vec<String>,
     pub files: Vec<String>,
+    /// The nodes that take the instance depth (`docs/validation.md`, "Nesting").
+    pub depth: super::depth::DepthPlan,
 }
 
 impl<'a> Ctx<'a> {
@@ -116,7 +118,13 @@ impl<'a> Ctx<'a> {
             .iter()
             .map(|m| names::module_name(Lang::TypeScript, &m.raw_name))
             .collect();
-        Ctx { ir, names, files }
+        let depth = super::depth::DepthPlan::new(&ir.program);
+        Ctx {
+            ir,
+            names,
+            files,
+            depth,
+        }
     }
 
     /// The TypeScript type expression of a type.
@@ -327,6 +335,11 @@ impl<'a> Ctx<'a> {
                 ),
                 name,
                 node: def.node,
+                depth: if self.depth.carries(def.node) {
+                    ", 0"
+                } else {
+                    ""
+                },
                 kind,
                 fill,
             });
@@ -852,6 +865,8 @@ struct TypeView {
     name: String,
     doc: Option<Vec<String>>,
     node: usize,
+    /// The instance depth argument of the root node, if it takes one.
+    depth: &'static str,
     kind: Kind,
     fill: Option<FillView>,
     validate_break: bool,

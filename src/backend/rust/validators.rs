@@ -3,6 +3,7 @@
 use askama::Template;
 
 use super::{json_type, literal, raw_literal, GENERATED};
+use crate::backend::depth::DepthPlan;
 use crate::backend::run;
 use crate::error::Result;
 use crate::ir::{Check, Format, Ir};
@@ -26,6 +27,8 @@ pub(crate) struct Call {
 pub(crate) struct NodeCtx {
     id: usize,
     origin: String,
+    /// On a cycle of the program: checks the instance depth first.
+    guarded: bool,
     calls: Vec<Call>,
 }
 
@@ -128,6 +131,7 @@ fn format_variant(f: Format) -> &'static str {
 pub(crate) fn render(ir: &Ir) -> Result<String> {
     let mut constants = Vec::new();
     let mut nodes = Vec::new();
+    let plan = DepthPlan::new(&ir.program);
     let v = || p("v");
     let tail = |mut args: Vec<Arg>| {
         args.push(p("at"));
@@ -335,6 +339,7 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
         nodes.push(NodeCtx {
             id,
             origin: node.origin.to_string(),
+            guarded: plan.guarded(id),
             calls,
         });
     }
@@ -380,7 +385,8 @@ fn imports(patterns: &[Static], constants: &[Static], nodes: &[NodeCtx]) -> Stri
         })
     };
     let mut items = Vec::new();
-    if uses("rt") || !patterns.is_empty() || !constants.is_empty() {
+    let guarded = nodes.iter().any(|n| n.guarded);
+    if uses("rt") || guarded || !patterns.is_empty() || !constants.is_empty() {
         items.push("self as rt");
     }
     if !constants.is_empty() {
