@@ -1,5 +1,6 @@
 //! Backends: each turns the IR into the files of one language's package, through askama templates.
 
+pub(crate) mod defaults;
 pub(crate) mod depth;
 pub mod python;
 pub mod rust;

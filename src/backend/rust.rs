@@ -10,7 +10,6 @@ use crate::error::Result;
 use crate::ir::names::{self, Lang};
 use crate::ir::{Ir, JsonType, Ty, TypeId, TypeKind};
 
-mod defaults;
 mod helpers;
 mod validators;
 
@@ -310,7 +309,7 @@ impl Ctx<'_> {
                 }
                 let base = self.ty(&f.ty, owner);
                 let default =
-                    if use_defaults && !defaults::default_loops(&self.ir.types, owner, *index) {
+                    if use_defaults && !super::defaults::default_loops(&self.ir.types, owner, *index) {
                         &f.default
                     } else {
                         &None

@@ -461,9 +461,12 @@ impl<'a> Ctx<'a> {
             return None;
         }
         let mut fields = Vec::new();
-        for f in &s.fields {
+        for (i, f) in s.fields.iter().enumerate() {
             let key = str_lit(&f.wire);
-            let default = self.default_of(f).map(json_lit);
+            let default = self
+                .default_of(f)
+                .filter(|_| !super::defaults::default_loops(&self.ir.types, id, i))
+                .map(json_lit);
             let (callee_type, shape) = match &f.ty {
                 Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => {
                     (Some(*n), FillShape::One)

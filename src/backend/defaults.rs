@@ -1,7 +1,9 @@
-//! Schema defaults serde cannot apply: a default that, deserialized, needs the same default
-//! again (the draft-04 meta-schema's `"additionalItems": {"default": {}}`, whose `{}` is a
-//! schema that again lacks `additionalItems`) would make every parse recurse until the stack
-//! overflows. Such a field is left an `Option` instead, as when the schema gives no default.
+//! Schema defaults no language can apply: a default that, applied, needs the same default again
+//! (the draft-04 meta-schema's `"additionalItems": {"default": {}}`, whose `{}` is a schema that
+//! again lacks `additionalItems`) would make every parse recurse until the stack overflows (Rust's
+//! serde defaults, TypeScript's `withDefaults` functions). No backend applies such a default:
+//! the field stays optional, as when the schema gives none (Python's models do not apply
+//! defaults of such types either).
 
 use serde_json::Value;
 
