@@ -60,7 +60,9 @@ def _pairs(violations: list[pkg.Violation]) -> list[tuple[str, str]]:
     return sorted((v.pointer, v.keyword) for v in violations)
 
 
-CASES = [pytest.param(c, id=f"{c['type']}: {c['description']}") for c in VECTORS["cases"]]
+CASES = [
+    pytest.param(c, id=f"{c['type']}: {c['description']}") for c in VECTORS["cases"]
+]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -86,7 +88,9 @@ def test_max_depth_is_the_shared_constant() -> None:
 
 @pytest.mark.parametrize("depth", [1023, 1024, 1025, 100_000])
 def test_depth_boundary(depth: int) -> None:
-    tree = build({"leaf": {"value": "x"}, "wrap": {"value": "x", "next": "$"}, "times": depth})
+    tree = build(
+        {"leaf": {"value": "x"}, "wrap": {"value": "x", "next": "$"}, "times": depth}
+    )
     got = _pairs(hostile.validate_tree(tree))
     if depth <= rt.MAX_DEPTH:
         assert got == []
@@ -100,7 +104,12 @@ def test_a_low_recursion_limit_is_raised_and_restored() -> None:
     sys.setrecursionlimit(200)
     try:
         assert _pairs(hostile.validate_json(deep)) == [("", "anyOf")]
-        assert _pairs(hostile.validate_json(build({"leaf": [], "wrap": ["$"], "times": 1024}))) == []
+        assert (
+            _pairs(
+                hostile.validate_json(build({"leaf": [], "wrap": ["$"], "times": 1024}))
+            )
+            == []
+        )
         assert sys.getrecursionlimit() == 200
     finally:
         sys.setrecursionlimit(limit)
@@ -108,7 +117,9 @@ def test_a_low_recursion_limit_is_raised_and_restored() -> None:
 
 def test_threads_validating_deep_instances_restore_the_limit() -> None:
     limit = sys.getrecursionlimit()
-    deep = build({"leaf": {"value": "x"}, "wrap": {"value": "x", "next": "$"}, "times": 5000})
+    deep = build(
+        {"leaf": {"value": "x"}, "wrap": {"value": "x", "next": "$"}, "times": 5000}
+    )
     results: list[list[tuple[str, str]]] = []
 
     def run() -> None:
@@ -124,7 +135,9 @@ def test_threads_validating_deep_instances_restore_the_limit() -> None:
 
 
 def test_models_validate_deep_data_themselves() -> None:
-    deep = build({"leaf": {"value": "x"}, "wrap": {"value": "x", "next": "$"}, "times": 2000})
+    deep = build(
+        {"leaf": {"value": "x"}, "wrap": {"value": "x", "next": "$"}, "times": 2000}
+    )
     with pytest.raises(ValueError, match="nested deeper than 1024 levels"):
         hostile.Tree.model_validate(deep)
 
@@ -135,8 +148,12 @@ def test_integers_beyond_the_double_range_are_infinite() -> None:
     assert _pairs(hostile.validate_numbers({"whole": huge})) == [("/whole", "type")]
     assert _pairs(hostile.validate_numbers({"max": huge})) == [("/max", "maximum")]
     assert _pairs(hostile.validate_numbers({"even": huge})) == [("/even", "multipleOf")]
-    assert _pairs(hostile.validate_numbers({"numMin": -huge})) == [("/numMin", "minimum")]
-    assert _pairs(hostile.validate_unique([huge, float("inf")])) == [("", "uniqueItems")]
+    assert _pairs(hostile.validate_numbers({"numMin": -huge})) == [
+        ("/numMin", "minimum")
+    ]
+    assert _pairs(hostile.validate_unique([huge, float("inf")])) == [
+        ("", "uniqueItems")
+    ]
 
 
 def test_unique_items_of_100000_numbers() -> None:
