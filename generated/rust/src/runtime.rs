@@ -790,31 +790,41 @@ fn parse_json(text: &str) -> serde_json::Result<Value> {
     Ok(value)
 }
 
-/// Whether no two items are JSON-equal: each item's canonical form (numbers as doubles, object
-/// members sorted by name) goes into a hash set, so the check takes linear time.
+/// Whether no two items are JSON-equal: the canonical forms of the items (numbers as doubles,
+/// object members sorted by name) go into one buffer, and their slices into a hash set, so the
+/// check takes linear time.
 fn all_distinct(items: &[Value]) -> bool {
     if items.len() < 2 {
         return true;
     }
-    let mut seen = std::collections::HashSet::with_capacity(items.len());
     let mut buf = Vec::new();
+    let mut ends = Vec::with_capacity(items.len());
+    let mut stack = Vec::new();
     for item in items {
-        canonical(item, &mut buf);
-        if !seen.insert(std::mem::take(&mut buf)) {
+        canonical(item, &mut buf, &mut stack);
+        ends.push(buf.len());
+    }
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    let mut start = 0;
+    for end in ends {
+        if !seen.insert(&buf[start..end]) {
             return false;
         }
+        start = end;
     }
     true
 }
 
+/// A part of a value still to write in [`canonical`].
+enum Part<'a> {
+    Value(&'a Value),
+    Name(&'a str),
+}
+
 /// Appends the canonical form of a value, without recursion: a type byte, then for numbers the
 /// bits of the double (`-0` as `0`), for strings and containers their length, then the members.
-fn canonical(value: &Value, out: &mut Vec<u8>) {
-    enum Part<'a> {
-        Value(&'a Value),
-        Name(&'a str),
-    }
-    let mut stack = vec![Part::Value(value)];
+fn canonical<'a>(value: &'a Value, out: &mut Vec<u8>, stack: &mut Vec<Part<'a>>) {
+    stack.push(Part::Value(value));
     while let Some(part) = stack.pop() {
         let v = match part {
             Part::Name(s) => {

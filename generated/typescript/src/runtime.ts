@@ -169,49 +169,50 @@ export function hasDuplicates(a: readonly unknown[]): boolean {
   return false;
 }
 
-/** A marker of the canonical form: a property name, or text to write as it is. */
-class Token {
-  constructor(readonly text: string) {}
-}
-
 /** The canonical form of a JSON value, built without recursion: object members sorted by
- * name, numbers as JavaScript writes them (`-0` as `0`). */
+ * name, numbers as JavaScript writes them (`-0` as `0`). `stack` holds values to write and
+ * text to write as it is; `text` tells which. */
 function canonical(value: unknown): string {
-  const out: string[] = [];
+  let out = "";
   const stack: unknown[] = [value];
+  const text: boolean[] = [false];
   while (stack.length > 0) {
     const v = stack.pop();
-    if (v instanceof Token) {
-      out.push(v.text);
+    if (text.pop() === true) {
+      out += v as string;
     } else if (Array.isArray(v)) {
-      out.push("[");
-      stack.push(END_ARRAY);
+      out += "[";
+      stack.push("]");
+      text.push(true);
       for (let i = v.length - 1; i >= 0; i--) {
         stack.push(v[i]);
-        if (i > 0) stack.push(COMMA);
+        text.push(false);
+        if (i > 0) {
+          stack.push(",");
+          text.push(true);
+        }
       }
     } else if (typeof v === "object" && v !== null) {
       const o = v as JsonObject;
       const keys = Object.keys(o).sort();
-      out.push("{");
-      stack.push(END_OBJECT);
+      out += "{";
+      stack.push("}");
+      text.push(true);
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i] as string;
         stack.push(o[k]);
-        stack.push(new Token((i > 0 ? "," : "") + JSON.stringify(k) + ":"));
+        text.push(false);
+        stack.push((i > 0 ? "," : "") + JSON.stringify(k) + ":");
+        text.push(true);
       }
     } else if (typeof v === "string") {
-      out.push(JSON.stringify(v));
+      out += JSON.stringify(v);
     } else {
-      out.push(String(v));
+      out += String(v);
     }
   }
-  return out.join("");
+  return out;
 }
-
-const COMMA = new Token(",");
-const END_ARRAY = new Token("]");
-const END_OBJECT = new Token("}");
 
 /** The length of a string in Unicode code points. */
 export function codePoints(s: string): number {

@@ -176,44 +176,49 @@ def json_in(v: Any, values: Iterable[Any]) -> bool:
     return any(json_equal(v, c) for c in values)
 
 
-#: Markers of the canonical form of containers and of values of their own type.
+#: Markers of ``true``, ``false``, arrays and objects in canonical keys.
 _TRUE = ("t",)
 _FALSE = ("f",)
+_LIST = ("[",)
+_DICT = ("{",)
 
 
 def _key(v: Any) -> Any:
     """A hashable key that is equal for JSON-equal values (``1 == 1.0``, ``True != 1``),
-    built without recursion: a string, a double, ``None``, or a tuple (``true``,
-    ``false``, or the flattened canonical form of an array or object, members sorted).
+    built without recursion: a string, a double, ``None``, a marker, or for an array or an
+    object the tuple of its canonical tokens (a marker and the length, then the items, or
+    the members sorted by name).
     """
     t = type(v)
-    if t is str or v is None:
+    if t is str or t is float or v is None:
         return v
     if t is bool:
         return _TRUE if v else _FALSE
-    if t is int or t is float:
+    if t is int:
         return f64(v)
     out: list[Any] = []
+    append = out.append
     stack: list[Any] = [v]
+    push = stack.append
     while stack:
         x = stack.pop()
         t = type(x)
-        if t is tuple:
-            out.append(x)
-        elif t is list:
-            out.append(("[", len(x)))
-            stack.extend(reversed(x))
+        if t is str or t is float or x is None:
+            append(x)
         elif t is dict:
-            out.append(("{", len(x)))
+            append(_DICT)
+            append(len(x))
             for k in sorted(x, reverse=True):
-                stack.append(x[k])
-                stack.append(("k", k))
-        elif t is str or x is None:
-            out.append(x)
+                push(x[k])
+                push(k)
+        elif t is list:
+            append(_LIST)
+            append(len(x))
+            stack.extend(reversed(x))
         elif t is bool:
-            out.append(_TRUE if x else _FALSE)
+            append(_TRUE if x else _FALSE)
         else:
-            out.append(f64(x))
+            append(f64(x))
     return tuple(out)
 
 
