@@ -27,7 +27,14 @@ fn hostile_instances_are_bounded_in_the_generated_rust_crate() {
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("features-target");
     for args in [
         &["fmt", "--check"][..],
-        &["clippy", "--quiet", "--all-features", "--", "-D", "warnings"],
+        &[
+            "clippy",
+            "--quiet",
+            "--all-features",
+            "--",
+            "-D",
+            "warnings",
+        ],
         &["test", "--quiet"],
     ] {
         if args[0] == "test" {

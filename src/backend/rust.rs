@@ -308,12 +308,13 @@ impl Ctx<'_> {
                     serde.push(format!("rename = {}", literal(&f.wire)));
                 }
                 let base = self.ty(&f.ty, owner);
-                let default =
-                    if use_defaults && !super::defaults::default_loops(&self.ir.types, owner, *index) {
-                        &f.default
-                    } else {
-                        &None
-                    };
+                let default = if use_defaults
+                    && !super::defaults::default_loops(&self.ir.types, owner, *index)
+                {
+                    &f.default
+                } else {
+                    &None
+                };
                 let ty = match (&f.required, default, &f.ty) {
                     (true, _, _) => base,
                     (false, _, Ty::Nullable(_)) | (false, Some(Value::Null), _) => {

@@ -133,7 +133,7 @@ def is_int(v: Any) -> bool:
     """
     t = type(v)
     if t is int:
-        return -_INT_LIMIT < v < _INT_LIMIT
+        return bool(-_INT_LIMIT < v < _INT_LIMIT)
     return t is float and v.is_integer()
 
 
