@@ -199,6 +199,14 @@ pub fn typescript(work: &Path, live: &[usize], tsc: &Path) -> Result<Verdicts, S
             tsc.display()
         ));
     }
+    // The packages' dependencies (`re2js`, when a pattern needs it) come from the test harness:
+    // module resolution finds them in the work directory above every package.
+    let modules = work.join("node_modules");
+    if let (false, Some(dir)) = (modules.exists(), tsc.parent().and_then(Path::parent)) {
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(dir, &modules)
+            .map_err(|e| format!("linking node_modules: {e}"))?;
+    }
     let mut verdicts = Verdicts::new();
     for (n, chunk) in chunks(work, live, "typescript/src", 25_000_000)
         .into_iter()
