@@ -112,13 +112,22 @@ pub(crate) struct Ctx<'a> {
     pub ir: &'a Ir,
     pub names: Vec<String>,
     pub files: Vec<String>,
+    /// Per type: whether parsing it can apply defaults (see `compute_fills`).
+    fills: Vec<bool>,
 }
 
 impl<'a> Ctx<'a> {
     fn new(ir: &'a Ir) -> Self {
         let names = names::type_names(Lang::TypeScript, ir);
         let files = names::module_names(Lang::TypeScript, &ir.modules);
-        Ctx { ir, names, files }
+        let mut ctx = Ctx {
+            ir,
+            names,
+            files,
+            fills: Vec::new(),
+        };
+        ctx.fills = ctx.compute_fills();
+        ctx
     }
 
     /// The TypeScript type expression of a type.
@@ -413,32 +422,46 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Whether parsing a value of this type can add defaults somewhere inside it.
-    fn has_defaults(&self, id: TypeId, seen: &mut BTreeSet<TypeId>) -> bool {
-        if !seen.insert(id) {
-            return false;
+    /// Whether parsing a value of each type can add defaults somewhere inside it: the type
+    /// reaches (through struct fields and alias targets) a struct with a default to apply.
+    /// Computed once for all types, backwards from those structs, in linear time.
+    fn compute_fills(&self) -> Vec<bool> {
+        let n = self.ir.types.len();
+        let mut users: Vec<Vec<TypeId>> = vec![Vec::new(); n];
+        let mut fills = vec![false; n];
+        let mut work = Vec::new();
+        for (id, def) in self.ir.types.iter().enumerate() {
+            let mut named = BTreeSet::new();
+            match &def.kind {
+                TypeKind::Struct(s) => {
+                    if s.fields.iter().any(|f| self.default_of(f).is_some()) {
+                        fills[id] = true;
+                        work.push(id);
+                    }
+                    s.fields
+                        .iter()
+                        .for_each(|f| self.named_in(&f.ty, &mut named));
+                }
+                TypeKind::Alias(t) => self.named_in(t, &mut named),
+                _ => {}
+            }
+            for r in named {
+                users[r].push(id);
+            }
         }
-        match &self.ir.types[id].kind {
-            TypeKind::Struct(s) => s
-                .fields
-                .iter()
-                .any(|f| self.default_of(f).is_some() || self.ty_has_defaults(&f.ty, id, seen)),
-            TypeKind::Alias(t) => self.ty_has_defaults(t, id, seen),
-            _ => false,
+        while let Some(id) = work.pop() {
+            for &u in &users[id] {
+                if !fills[u] {
+                    fills[u] = true;
+                    work.push(u);
+                }
+            }
         }
-    }
-
-    fn ty_has_defaults(&self, t: &Ty, me: TypeId, seen: &mut BTreeSet<TypeId>) -> bool {
-        match t {
-            Ty::Named(n) if *n == me => false,
-            Ty::Named(n) => self.has_defaults(*n, seen),
-            Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => self.ty_has_defaults(t, me, seen),
-            _ => false,
-        }
+        fills
     }
 
     fn type_fills(&self, id: TypeId) -> bool {
-        self.has_defaults(id, &mut BTreeSet::new())
+        self.fills[id]
     }
 
     /// The default-filling function of a struct type, when it has defaults somewhere inside.

@@ -2,10 +2,14 @@
 
 pub mod checks;
 pub mod compile;
+pub mod cycles;
+pub mod fits;
 pub mod model;
 pub mod names;
 pub mod optimize;
 pub mod types;
+
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -112,8 +116,10 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     drop_unfit_defaults(&mut types, &mut type_diags);
     comp.run()?;
     let (mut program, mut diagnostics, _) = comp.finish();
+    cycles::collapse_ref_cycles(&mut program);
     let roots: Vec<usize> = types.iter().map(|t| t.node).collect();
     let map = optimize::optimize(&mut program, &roots);
+    cycles::check_descent(&program)?;
     for t in &mut types {
         t.node = map[t.node];
     }
@@ -138,7 +144,7 @@ fn drop_unfit_defaults(types: &mut [TypeDef], diagnostics: &mut Vec<Diagnostic>)
                 if field
                     .default
                     .as_ref()
-                    .is_some_and(|d| !types::fits(&field.ty, d, types))
+                    .is_some_and(|d| !fits::fits(&field.ty, d, types))
                 {
                     unfit.push((id, f));
                 }
@@ -166,22 +172,35 @@ fn drop_unfit_defaults(types: &mut [TypeDef], diagnostics: &mut Vec<Diagnostic>)
 /// Lists the types built for a union's variants right after the union (they are built after
 /// every type the schemas name, so they would otherwise trail the module).
 fn group_variants(modules: &mut [Module], types: &[TypeDef]) {
-    fn place(id: TypeId, types: &[TypeDef], members: &[TypeId], out: &mut Vec<TypeId>) {
-        out.push(id);
-        for &m in members.iter().filter(|m| types[**m].variant_of == Some(id)) {
-            place(m, types, members, out);
-        }
-    }
     for m in modules {
+        let members: HashSet<TypeId> = m.types.iter().copied().collect();
+        // The variants of each union, in module order.
+        let mut variants: HashMap<TypeId, Vec<TypeId>> = HashMap::new();
+        for &id in &m.types {
+            if let Some(u) = types[id].variant_of.filter(|u| members.contains(u)) {
+                variants.entry(u).or_default().push(id);
+            }
+        }
         let mut out = Vec::with_capacity(m.types.len());
+        let mut placed: HashSet<TypeId> = HashSet::new();
         for &id in m.types.iter().filter(|id| types[**id].variant_of.is_none()) {
-            place(id, types, &m.types, &mut out);
+            // Depth first, without recursion: a union, then each variant with its own variants.
+            let mut stack = vec![id];
+            while let Some(id) = stack.pop() {
+                if !placed.insert(id) {
+                    continue;
+                }
+                out.push(id);
+                if let Some(vs) = variants.get(&id) {
+                    stack.extend(vs.iter().rev());
+                }
+            }
         }
         let rest: Vec<TypeId> = m
             .types
             .iter()
             .copied()
-            .filter(|id| !out.contains(id))
+            .filter(|id| !placed.contains(id))
             .collect();
         out.extend(rest);
         m.types = out;
@@ -199,7 +218,8 @@ fn usable_title(t: &str) -> bool {
 }
 
 /// An alias that names itself, directly or through other aliases (`A = B`, `B = A`), has no
-/// type in any language: such an alias stands for any JSON value instead.
+/// type in any language: such an alias stands for any JSON value instead. Each alias is
+/// visited once, so long chains cost linear time.
 fn break_alias_cycles(types: &mut [TypeDef]) {
     fn target(ty: &Ty) -> Option<TypeId> {
         match ty {
@@ -208,21 +228,34 @@ fn break_alias_cycles(types: &mut [TypeDef]) {
             _ => None,
         }
     }
+    let next = |types: &[TypeDef], id: TypeId| match &types[id].kind {
+        TypeKind::Alias(ty) => target(ty),
+        _ => None,
+    };
+    // 0: not visited, 1: on the current walk, 2: done.
+    let mut state = vec![0u8; types.len()];
     for start in 0..types.len() {
-        let mut seen = vec![start];
-        let mut cur = start;
-        while let TypeKind::Alias(ty) = &types[cur].kind {
-            match target(ty) {
-                Some(next) if next == start => {
-                    types[start].kind = TypeKind::Alias(Ty::Any);
-                    break;
+        let mut walk = Vec::new();
+        let mut cur = Some(start);
+        while let Some(id) = cur {
+            match state[id] {
+                0 => {
+                    state[id] = 1;
+                    walk.push(id);
+                    cur = next(types, id);
                 }
-                Some(next) if !seen.contains(&next) => {
-                    seen.push(next);
-                    cur = next;
+                // A cycle: its first alias (in type order) stands for any value.
+                1 => {
+                    let from = walk.iter().position(|w| *w == id).unwrap_or(0);
+                    let first = walk[from..].iter().copied().min().unwrap_or(id);
+                    types[first].kind = TypeKind::Alias(Ty::Any);
+                    break;
                 }
                 _ => break,
             }
+        }
+        for id in walk {
+            state[id] = 2;
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The language-neutral type model every backend reads.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use super::checks::{NodeId, Program};
@@ -140,24 +142,34 @@ pub struct Ir {
 
 impl Ir {
     /// The property names an object type declares, in order; for a union, those of every
-    /// variant (a tagged union's table lists the same properties in each).
+    /// variant (a tagged union's table lists the same properties in each). Unions of unions
+    /// are walked without recursion, each type once.
     pub fn declared_properties(&self, id: TypeId) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        let mut add = |w: &str| {
-            if !out.iter().any(|o| o == w) {
-                out.push(w.to_string());
+        let mut names: HashSet<&str> = HashSet::new();
+        let mut seen: HashSet<TypeId> = HashSet::new();
+        let mut stack = vec![id];
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
             }
-        };
-        match &self.types[id].kind {
-            TypeKind::Struct(s) => s.fields.iter().for_each(|f| add(&f.wire)),
-            TypeKind::Union(u) => {
-                for v in &u.variants {
-                    if let Ty::Named(n) = v.ty {
-                        self.declared_properties(n).iter().for_each(|w| add(w));
+            match &self.types[id].kind {
+                TypeKind::Struct(s) => {
+                    for f in &s.fields {
+                        if names.insert(&f.wire) {
+                            out.push(f.wire.clone());
+                        }
                     }
                 }
+                TypeKind::Union(u) => {
+                    for v in u.variants.iter().rev() {
+                        if let Ty::Named(n) = v.ty {
+                            stack.push(n);
+                        }
+                    }
+                }
+                _ => {}
             }
-            _ => {}
         }
         out
     }

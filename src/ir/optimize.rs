@@ -14,12 +14,12 @@ pub fn optimize(program: &mut Program, roots: &[NodeId]) -> Vec<NodeId> {
         let mut changed = false;
         // Forward a node that is exactly one `Ref` (and is not itself).
         for id in 0..n {
-            let rep = find(&map, id);
+            let rep = find(&mut map, id);
             if rep != id {
                 continue;
             }
             if let [Check::Ref(target)] = program.nodes[id].checks.as_slice() {
-                let t = find(&map, *target);
+                let t = find(&mut map, *target);
                 if t != id {
                     map[id] = t;
                     changed = true;
@@ -27,7 +27,7 @@ pub fn optimize(program: &mut Program, roots: &[NodeId]) -> Vec<NodeId> {
             }
         }
         // Canonicalize references, drop refs to trivial nodes, then merge equal nodes.
-        let resolved: Vec<NodeId> = (0..n).map(|i| find(&map, i)).collect();
+        let resolved: Vec<NodeId> = (0..n).map(|i| find(&mut map, i)).collect();
         let mut by_key: HashMap<String, NodeId> = HashMap::new();
         for id in 0..n {
             if resolved[id] != id {
@@ -55,7 +55,7 @@ pub fn optimize(program: &mut Program, roots: &[NodeId]) -> Vec<NodeId> {
         }
     }
     // Keep what the roots reach, renumbered in order of first discovery from the roots.
-    let resolved: Vec<NodeId> = (0..n).map(|i| find(&map, i)).collect();
+    let resolved: Vec<NodeId> = (0..n).map(|i| find(&mut map, i)).collect();
     let mut new_id = vec![usize::MAX; n];
     let mut order = Vec::new();
     let mut stack: Vec<NodeId> = roots.iter().rev().map(|r| resolved[*r]).collect();
@@ -84,13 +84,20 @@ pub fn optimize(program: &mut Program, roots: &[NodeId]) -> Vec<NodeId> {
     (0..n).map(|i| new_id[resolved[i]]).collect()
 }
 
-fn find(map: &[NodeId], mut id: NodeId) -> NodeId {
-    let mut steps = 0;
-    while map[id] != id && steps < map.len() {
-        id = map[id];
-        steps += 1;
+/// The node `id` is forwarded or merged into, with path compression (the links form a forest:
+/// a node is only ever linked to a node that is not linked itself).
+fn find(map: &mut [NodeId], id: NodeId) -> NodeId {
+    let mut root = id;
+    while map[root] != root {
+        root = map[root];
     }
-    id
+    let mut cur = id;
+    while map[cur] != root {
+        let next = map[cur];
+        map[cur] = root;
+        cur = next;
+    }
+    root
 }
 
 #[cfg(test)]

@@ -1,15 +1,17 @@
 //! Derives the type model from schemas. Types are a sound over-approximation: every instance the
 //! validator accepts deserializes; the validator, not the type, is exact.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
 use super::compile::Compiler;
+use super::fits::fits;
 use super::model::{Field, Module, Struct, Ty, TypeDef, TypeId, TypeKind, Union, Variant};
 use crate::error::{Diagnostic, Error, Result, Severity};
 use crate::schema::{pointer, Loc};
 
+mod shape;
 mod variants;
 
 pub struct TypeBuilder<'c, 's> {
@@ -18,9 +20,21 @@ pub struct TypeBuilder<'c, 's> {
     pub modules: Vec<Module>,
     named: HashMap<Loc, TypeId>,
     shapes: HashMap<Loc, Shape>,
+    /// Where `follow_refs` ends for each location it passed.
+    followed: HashMap<Loc, Loc>,
     pub diagnostics: Vec<Diagnostic>,
     depth: usize,
+    /// How many type bodies are being built, one inside another.
+    defining: usize,
+    /// Declared types whose bodies are built later: a body found more than
+    /// [`MAX_NESTED_DEFINES`] bodies deep (a long chain of `$ref`s or properties).
+    deferred: Vec<(TypeId, Loc)>,
 }
+
+/// How many type bodies are built one inside another before further ones are deferred to a
+/// work list. Nesting keeps the order in which types are listed (a type's inline types right
+/// after it); the bound keeps the stack small however long the chains in the schemas.
+const MAX_NESTED_DEFINES: usize = 24;
 
 /// What a schema looks like, for choosing a type.
 #[derive(Clone)]
@@ -44,8 +58,11 @@ impl<'c, 's> TypeBuilder<'c, 's> {
             modules: Vec::new(),
             named: HashMap::new(),
             shapes: HashMap::new(),
+            followed: HashMap::new(),
             diagnostics: Vec::new(),
             depth: 0,
+            defining: 0,
+            deferred: Vec::new(),
         }
     }
 
@@ -104,8 +121,33 @@ impl<'c, 's> TypeBuilder<'c, 's> {
         (doc, ann)
     }
 
-    /// Builds the body of a declared type.
+    /// Builds the body of a declared type, and of every type it needs that is deferred.
     pub fn define(&mut self, id: TypeId, loc: &Loc) -> Result<()> {
+        self.define_nested(id, loc)?;
+        while let Some((id, loc)) = self.deferred.pop() {
+            self.define_nested(id, &loc)?;
+        }
+        Ok(())
+    }
+
+    /// Builds the body of a type just declared inside another's body: now, or when the bodies
+    /// nest too deeply, later (the caller only needs its id).
+    fn define_inner(&mut self, id: TypeId, loc: &Loc) -> Result<()> {
+        if self.defining >= MAX_NESTED_DEFINES {
+            self.deferred.push((id, loc.clone()));
+            return Ok(());
+        }
+        self.define_nested(id, loc)
+    }
+
+    fn define_nested(&mut self, id: TypeId, loc: &Loc) -> Result<()> {
+        self.defining += 1;
+        let result = self.define_body(id, loc);
+        self.defining -= 1;
+        result
+    }
+
+    fn define_body(&mut self, id: TypeId, loc: &Loc) -> Result<()> {
         let name = self.types[id].raw_name.clone();
         let module = self.types[id].module;
         let kind = match self.shape(loc)? {
@@ -124,289 +166,8 @@ impl<'c, 's> TypeBuilder<'c, 's> {
         self.types[id].kind = kind;
         Ok(())
     }
-
-    fn shape(&mut self, loc: &Loc) -> Result<Shape> {
-        if let Some(s) = self.shapes.get(loc) {
-            return Ok(s.clone());
-        }
-        if let Some(target) = self.redundantly_typed_ref(loc)? {
-            let shape = Shape::Ref(target);
-            self.shapes.insert(loc.clone(), shape.clone());
-            return Ok(shape);
-        }
-        let pre = match self.obj(loc) {
-            Some(obj) => pre_shape(obj, loc),
-            None => Pre::Done(Shape::Any),
-        };
-        let shape = match pre {
-            Pre::Done(s) => s,
-            Pre::Ref(r) => Shape::Ref(self.comp.set_mut().resolve(loc, &r)?),
-            Pre::AllOf(n) => self.all_of_shape(loc, n)?,
-        };
-        self.shapes.insert(loc.clone(), shape.clone());
-        Ok(shape)
-    }
 }
-
 impl TypeBuilder<'_, '_> {
-    /// The target of a `$ref` whose siblings only repeat the target's own `type` and add
-    /// keywords that cannot apply to that type (`{"$ref": "#", "type": "object", "items": …}`):
-    /// the same type as the target, not a copy of it. Validation still compiles every sibling.
-    fn redundantly_typed_ref(&mut self, loc: &Loc) -> Result<Option<Loc>> {
-        let Some(obj) = self.obj(loc) else {
-            return Ok(None);
-        };
-        let (Some(Value::String(r)), Some(Value::String(ty))) = (obj.get("$ref"), obj.get("type"))
-        else {
-            return Ok(None);
-        };
-        let inapplicable = inapplicable_to(ty);
-        let shaping = SHAPING
-            .iter()
-            .chain(TYPE_SPECIFIC.iter().flat_map(|(_, k)| *k));
-        if shaping
-            .filter(|k| !inapplicable.contains(k))
-            .any(|k| obj.contains_key(*k))
-        {
-            return Ok(None);
-        }
-        let (r, ty) = (r.clone(), ty.clone());
-        let target = self.comp.set_mut().resolve(loc, &r)?;
-        let same = self
-            .obj(&target)
-            .is_some_and(|t| t.get("type").and_then(Value::as_str) == Some(ty.as_str()));
-        Ok(same.then_some(target))
-    }
-}
-
-/// Keywords that make a schema more than its `$ref`, whatever the instance type.
-const SHAPING: &[&str] = &[
-    "type",
-    "enum",
-    "const",
-    "oneOf",
-    "anyOf",
-    "allOf",
-    "not",
-    "if",
-    "$dynamicRef",
-];
-
-/// Keywords that apply to instances of one type only.
-const TYPE_SPECIFIC: &[(&str, &[&str])] = &[
-    (
-        "object",
-        &[
-            "properties",
-            "additionalProperties",
-            "patternProperties",
-            "required",
-            "minProperties",
-            "maxProperties",
-            "propertyNames",
-            "dependentRequired",
-            "dependentSchemas",
-            "dependencies",
-            "unevaluatedProperties",
-        ],
-    ),
-    (
-        "array",
-        &[
-            "items",
-            "prefixItems",
-            "additionalItems",
-            "contains",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "unevaluatedItems",
-        ],
-    ),
-    ("string", &["minLength", "maxLength", "pattern", "format"]),
-    (
-        "number",
-        &[
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-        ],
-    ),
-];
-
-/// The type-specific keywords that an instance of type `ty` ignores, plus `type` itself.
-fn inapplicable_to(ty: &str) -> Vec<&'static str> {
-    let own = if ty == "integer" { "number" } else { ty };
-    let mut out = vec!["type"];
-    for (t, keywords) in TYPE_SPECIFIC {
-        if *t != own {
-            out.extend_from_slice(keywords);
-        }
-    }
-    out
-}
-
-/// The shape of `"type": [..]` with several non-null types: a union of the JSON types, integers
-/// before numbers so the narrower one wins, and `null` last when listed (the union itself
-/// admits it, as an `anyOf` with a null branch does). An object with properties among them
-/// stays `Any`.
-fn multi_type(types: &[&str], null: bool, structured: bool) -> Shape {
-    const ORDER: [&str; 6] = ["boolean", "integer", "number", "string", "array", "object"];
-    if types.iter().any(|t| !ORDER.contains(t)) || (structured && types.contains(&"object")) {
-        return Shape::Any;
-    }
-    let mut kinds: Vec<String> = ORDER
-        .iter()
-        .filter(|t| types.contains(t))
-        .map(|t| t.to_string())
-        .collect();
-    if kinds.len() == 1 {
-        return match kinds[0].as_str() {
-            "object" => Shape::Object,
-            "array" => Shape::Array,
-            "string" => Shape::Scalar(Ty::String),
-            "integer" => Shape::Scalar(Ty::Integer),
-            "number" => Shape::Scalar(Ty::Number),
-            _ => Shape::Scalar(Ty::Bool),
-        };
-    }
-    if null {
-        kinds.push("null".into());
-    }
-    Shape::Types(kinds)
-}
-
-/// What a schema's own keywords say about its shape; refs and `allOf` need the schema set.
-enum Pre {
-    Done(Shape),
-    Ref(String),
-    AllOf(usize),
-}
-
-fn pre_shape(obj: &Map<String, Value>, loc: &Loc) -> Pre {
-    {
-        let only_ref = obj.contains_key("$ref")
-            && ![
-                "type",
-                "properties",
-                "items",
-                "enum",
-                "const",
-                "oneOf",
-                "anyOf",
-                "allOf",
-                "additionalProperties",
-            ]
-            .iter()
-            .any(|k| obj.contains_key(*k));
-        if only_ref {
-            return Pre::Ref(obj["$ref"].as_str().unwrap_or_default().to_string());
-        }
-        if let Some(values) = obj.get("enum").and_then(Value::as_array) {
-            let nullable = values.iter().any(Value::is_null);
-            let strings: Option<Vec<String>> = values
-                .iter()
-                .filter(|v| !v.is_null())
-                .map(|v| v.as_str().map(String::from))
-                .collect();
-            return Pre::Done(match strings {
-                Some(s) if !s.is_empty() => Shape::StringEnum(s, nullable),
-                _ => Shape::Any,
-            });
-        }
-        if let Some(c) = obj.get("const") {
-            return Pre::Done(match c {
-                Value::String(s) => Shape::Scalar(Ty::Literal(s.clone())),
-                Value::Null => Shape::Scalar(Ty::Null),
-                Value::Bool(_) => Shape::Scalar(Ty::Bool),
-                Value::Number(n) if n.is_f64() => Shape::Scalar(Ty::Number),
-                Value::Number(_) => Shape::Scalar(Ty::Integer),
-                _ => Shape::Any,
-            });
-        }
-        let types: Vec<&str> = match obj.get("type") {
-            Some(Value::String(s)) => vec![s.as_str()],
-            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
-        let non_null: Vec<&str> = types.iter().copied().filter(|t| *t != "null").collect();
-        let has = |k: &str| obj.contains_key(k);
-        let objectish = has("properties")
-            || has("required")
-            || has("additionalProperties")
-            || has("patternProperties");
-        if non_null.len() > 1 {
-            let structured =
-                has("properties") || has("required") || has("patternProperties") || has("allOf");
-            let null = types.contains(&"null");
-            return Pre::Done(multi_type(&non_null, null, structured));
-        }
-        if non_null.is_empty() && types.contains(&"null") {
-            return Pre::Done(Shape::Scalar(Ty::Null));
-        }
-        let kind = match non_null.first() {
-            Some(t) => *t,
-            None if objectish => "object",
-            None if has("items") || has("prefixItems") => "array",
-            None if has("allOf") => return Pre::AllOf(obj["allOf"].as_array().map_or(0, Vec::len)),
-            None if has("oneOf") || has("anyOf") => {
-                let key = if has("oneOf") { "oneOf" } else { "anyOf" };
-                let n = obj[key].as_array().map_or(0, Vec::len);
-                return Pre::Done(Shape::Union(
-                    (0..n)
-                        .map(|i| TypeBuilder::at(loc, &[key, &i.to_string()]))
-                        .collect(),
-                ));
-            }
-            None if has("pattern") || has("minLength") || has("maxLength") || has("format") => {
-                "string"
-            }
-            None => return Pre::Done(Shape::Any),
-        };
-        Pre::Done(match kind {
-            "object" => Shape::Object,
-            "array" => Shape::Array,
-            "string" => Shape::Scalar(Ty::String),
-            "integer" => Shape::Scalar(Ty::Integer),
-            "number" => Shape::Scalar(Ty::Number),
-            "boolean" => Shape::Scalar(Ty::Bool),
-            _ => Shape::Any,
-        })
-    }
-}
-
-impl TypeBuilder<'_, '_> {
-    fn all_of_shape(&mut self, loc: &Loc, n: usize) -> Result<Shape> {
-        let mut objects = true;
-        for i in 0..n {
-            let member = self.resolve_refs(&Self::at(loc, &["allOf", &i.to_string()]))?;
-            match self.shape(&member)? {
-                Shape::Object => {}
-                Shape::Scalar(t) if n == 1 => return Ok(Shape::Scalar(t)),
-                _ => objects = false,
-            }
-        }
-        Ok(if objects && n > 0 {
-            Shape::Object
-        } else {
-            Shape::Any
-        })
-    }
-
-    /// Follows `$ref`-only schemas to the schema they name.
-    fn resolve_refs(&mut self, loc: &Loc) -> Result<Loc> {
-        let mut cur = loc.clone();
-        for _ in 0..32 {
-            match self.shape(&cur)? {
-                Shape::Ref(next) => cur = next,
-                _ => return Ok(cur),
-            }
-        }
-        Ok(cur)
-    }
-
     /// The first description (or title) met following `$ref`s from `loc`.
     fn doc_along_refs(&mut self, loc: &Loc) -> Result<Option<String>> {
         let mut cur = loc.clone();
@@ -462,7 +223,7 @@ impl TypeBuilder<'_, '_> {
                     None => {
                         let name = self.ref_name(&target, hint);
                         let id = self.declare(&target, name, module);
-                        self.define(id, &target)?;
+                        self.define_inner(id, &target)?;
                         id
                     }
                 };
@@ -619,14 +380,14 @@ impl TypeBuilder<'_, '_> {
 
     fn named_ty(&mut self, loc: &Loc, hint: &str, module: usize, _allow: bool) -> Result<Ty> {
         let id = self.declare(loc, hint.to_string(), module);
-        self.define(id, loc)?;
+        self.define_inner(id, loc)?;
         Ok(Ty::Named(id))
     }
 
     fn non_null_branches(&mut self, branches: &[Loc]) -> Result<Vec<Loc>> {
         let mut out = Vec::new();
         for b in branches {
-            let r = self.resolve_refs(b)?;
+            let r = self.follow_refs(b)?;
             if !matches!(self.shape(&r)?, Shape::Scalar(Ty::Null)) {
                 out.push(b.clone());
             }
@@ -634,51 +395,55 @@ impl TypeBuilder<'_, '_> {
         Ok(out)
     }
 
-    /// Collects the properties of an object schema and of its `allOf` members.
+    /// Collects the properties of an object schema and of its `allOf` members and `$ref`
+    /// targets, depth first, each location once (so cycles and long chains terminate).
     fn collect_props(
         &mut self,
         loc: &Loc,
         props: &mut Vec<(String, Loc)>,
         required: &mut Vec<String>,
-        seen: &mut Vec<Loc>,
     ) -> Result<()> {
-        if seen.contains(loc) || seen.len() > 64 {
-            return Ok(());
-        }
-        seen.push(loc.clone());
-        let Some(obj) = self.obj(loc) else {
-            return Ok(());
-        };
-        if let Some(p) = obj.get("properties").and_then(Value::as_object) {
-            for name in p.keys() {
-                if !props.iter().any(|(n, _)| n == name) {
-                    props.push((name.clone(), Self::at(loc, &["properties", name])));
+        let mut seen: HashSet<Loc> = HashSet::new();
+        let mut names: HashSet<String> = props.iter().map(|(n, _)| n.clone()).collect();
+        let mut req: HashSet<String> = required.iter().cloned().collect();
+        let mut stack = vec![loc.clone()];
+        while let Some(loc) = stack.pop() {
+            if !seen.insert(loc.clone()) {
+                continue;
+            }
+            let Some(obj) = self.obj(&loc) else {
+                continue;
+            };
+            if let Some(p) = obj.get("properties").and_then(Value::as_object) {
+                for name in p.keys() {
+                    if names.insert(name.clone()) {
+                        props.push((name.clone(), Self::at(&loc, &["properties", name])));
+                    }
                 }
             }
-        }
-        for r in obj
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-        {
-            if !required.iter().any(|x| x == r) {
-                required.push(r.to_string());
+            for r in obj
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                if req.insert(r.to_string()) {
+                    required.push(r.to_string());
+                }
             }
-        }
-        let reference = obj.get("$ref").and_then(Value::as_str).map(str::to_string);
-        let n = obj
-            .get("allOf")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-        if let Some(r) = reference {
-            let target = self.comp.set_mut().resolve(loc, &r)?;
-            self.collect_props(&target, props, required, seen)?;
-        }
-        for i in 0..n {
-            let member = Self::at(loc, &["allOf", &i.to_string()]);
-            self.collect_props(&member, props, required, seen)?;
+            let reference = obj.get("$ref").and_then(Value::as_str).map(str::to_string);
+            let n = obj
+                .get("allOf")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            for i in (0..n).rev() {
+                stack.push(Self::at(&loc, &["allOf", &i.to_string()]));
+            }
+            if let Some(r) = reference {
+                let target = self.comp.set_mut().resolve(&loc, &r)?;
+                stack.push(target);
+            }
         }
         Ok(())
     }
@@ -686,7 +451,8 @@ impl TypeBuilder<'_, '_> {
     fn structure(&mut self, loc: &Loc, name: &str, module: usize) -> Result<Struct> {
         let mut props = Vec::new();
         let mut required = Vec::new();
-        self.collect_props(loc, &mut props, &mut required, &mut Vec::new())?;
+        self.collect_props(loc, &mut props, &mut required)?;
+        let required: HashSet<String> = required.into_iter().collect();
         let mut fields = Vec::new();
         for (wire, ploc) in props {
             let required = required.contains(&wire);
@@ -769,7 +535,7 @@ impl TypeBuilder<'_, '_> {
     fn union(&mut self, branches: &[Loc], name: &str, module: usize) -> Result<Option<Union>> {
         let mut resolved = Vec::new();
         for b in branches {
-            resolved.push(self.resolve_refs(b)?);
+            resolved.push(self.follow_refs(b)?);
         }
         let mut literal_sets: Vec<Vec<(String, String)>> = Vec::new();
         let mut all_objects = true;
@@ -780,7 +546,8 @@ impl TypeBuilder<'_, '_> {
             }
             let mut props = Vec::new();
             let mut required = Vec::new();
-            self.collect_props(r, &mut props, &mut required, &mut Vec::new())?;
+            self.collect_props(r, &mut props, &mut required)?;
+            let required: HashSet<String> = required.into_iter().collect();
             let mut lits = Vec::new();
             for (p, ploc) in props {
                 if !required.contains(&p) {
@@ -894,41 +661,5 @@ fn ty_word(t: &Ty) -> &'static str {
         Ty::Array(_) => "array",
         Ty::Map(_) => "map",
         Ty::Named(_) => "named",
-    }
-}
-
-/// Whether a default value can be held by a type.
-pub fn fits(ty: &Ty, v: &Value, types: &[TypeDef]) -> bool {
-    match (ty, v) {
-        (Ty::Any, _) => true,
-        (Ty::Nullable(_), Value::Null) | (Ty::Null, Value::Null) => true,
-        (Ty::Nullable(t), v) => fits(t, v, types),
-        (Ty::Bool, Value::Bool(_)) => true,
-        (Ty::Integer, Value::Number(n)) => n.is_i64(),
-        (Ty::Number, Value::Number(_)) => true,
-        (Ty::String, Value::String(_)) => true,
-        (Ty::Literal(l), Value::String(s)) => l == s,
-        (Ty::Array(t), Value::Array(items)) => items.iter().all(|i| fits(t, i, types)),
-        (Ty::Map(t), Value::Object(m)) => m.values().all(|i| fits(t, i, types)),
-        (Ty::Named(id), v) => match &types[*id].kind {
-            TypeKind::Enum(values) => v.as_str().is_some_and(|s| values.iter().any(|x| x == s)),
-            TypeKind::Alias(t) => fits(t, v, types),
-            TypeKind::Struct(s) => {
-                let Value::Object(m) = v else { return false };
-                let declared = |k: &String| s.fields.iter().any(|f| f.wire == *k);
-                s.fields.iter().all(|f| {
-                    m.get(&f.wire)
-                        .map_or(!f.required, |x| fits(&f.ty, x, types))
-                }) && m
-                    .iter()
-                    .filter(|(k, _)| !declared(k))
-                    .all(|(_, x)| match &s.extra {
-                        Some(t) => fits(t, x, types),
-                        None => !s.deny_unknown,
-                    })
-            }
-            TypeKind::Union(u) => u.variants.iter().any(|var| fits(&var.ty, v, types)),
-        },
-        _ => false,
     }
 }

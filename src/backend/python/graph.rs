@@ -33,6 +33,27 @@ pub(super) fn shared_models(ir: &Ir) -> Vec<TypeId> {
         out.push(';');
     }
     let n = ir.types.len();
+    let edges: Vec<Vec<TypeId>> = (0..n)
+        .map(|id| match ir.types[id].kind {
+            TypeKind::Struct(_) => ir.references(id),
+            _ => alias_refs(ir, id),
+        })
+        .collect();
+    let (component, looped) = components(&edges);
+    // Only structs on a cycle can share a class; their classes depend on the structs they
+    // reach, and on no other. The others each keep a class of their own.
+    let is_struct = |id: TypeId| matches!(ir.types[id].kind, TypeKind::Struct(_));
+    let mut part = vec![false; n];
+    let mut work: Vec<TypeId> = (0..n).filter(|id| looped[*id] && is_struct(*id)).collect();
+    work.iter().for_each(|id| part[*id] = true);
+    while let Some(id) = work.pop() {
+        for r in ir.references(id) {
+            if is_struct(r) && !part[r] {
+                part[r] = true;
+                work.push(r);
+            }
+        }
+    }
     // Start from one class per (module, field names) and split until no class splits.
     let mut class: Vec<usize> = (0..n).collect();
     let mut count = 0;
@@ -40,7 +61,7 @@ pub(super) fn shared_models(ir: &Ir) -> Vec<TypeId> {
         let mut ids: HashMap<String, usize> = HashMap::new();
         let mut next = vec![0; n];
         for (id, t) in ir.types.iter().enumerate() {
-            let TypeKind::Struct(s) = &t.kind else {
+            let (TypeKind::Struct(s), true) = (&t.kind, part[id]) else {
                 next[id] = ids.len();
                 ids.insert(format!("#{id}"), next[id]);
                 continue;
@@ -74,13 +95,6 @@ pub(super) fn shared_models(ir: &Ir) -> Vec<TypeId> {
         }
         count = classes;
     }
-    let edges: Vec<Vec<TypeId>> = (0..n)
-        .map(|id| match ir.types[id].kind {
-            TypeKind::Struct(_) => ir.references(id),
-            _ => alias_refs(ir, id),
-        })
-        .collect();
-    let (component, _) = components(&edges);
     // The classes of which two members lie on one cycle.
     let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
     for id in 0..n {
@@ -168,104 +182,52 @@ pub(super) fn cyclic(ir: &Ir, ids: &[TypeId]) -> Vec<bool> {
     components(&edges).1
 }
 
-/// The strongly connected components of a graph (Tarjan): the component of each vertex, and
-/// whether it lies on a cycle (a component of several vertices, or a vertex with a loop).
+/// The strongly connected components of a graph (Tarjan, without recursion): the component of
+/// each vertex, and whether it lies on a cycle (a component of several vertices, or a vertex
+/// with a loop).
 pub(super) fn components(edges: &[Vec<usize>]) -> (Vec<usize>, Vec<bool>) {
-    struct Tarjan<'a> {
-        edges: &'a [Vec<usize>],
-        index: Vec<Option<usize>>,
-        low: Vec<usize>,
-        stack: Vec<usize>,
-        on_stack: Vec<bool>,
-        next: usize,
-        component: Vec<usize>,
-        looped: Vec<bool>,
-        count: usize,
+    let component = crate::ir::cycles::components(edges.len(), &|v| edges[v].clone());
+    let mut size: HashMap<usize, usize> = HashMap::new();
+    for c in &component {
+        *size.entry(*c).or_default() += 1;
     }
-    impl Tarjan<'_> {
-        fn visit(&mut self, v: usize) {
-            self.index[v] = Some(self.next);
-            self.low[v] = self.next;
-            self.next += 1;
-            self.stack.push(v);
-            self.on_stack[v] = true;
-            for &w in &self.edges[v] {
-                match self.index[w] {
-                    None => {
-                        self.visit(w);
-                        self.low[v] = self.low[v].min(self.low[w]);
-                    }
-                    Some(i) if self.on_stack[w] => self.low[v] = self.low[v].min(i),
-                    Some(_) => {}
-                }
-            }
-            if Some(self.low[v]) == self.index[v] {
-                let mut members = Vec::new();
-                while let Some(w) = self.stack.pop() {
-                    self.on_stack[w] = false;
-                    members.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                let looped = members.len() > 1 || self.edges[v].contains(&v);
-                for w in members {
-                    self.component[w] = self.count;
-                    self.looped[w] = looped;
-                }
-                self.count += 1;
-            }
-        }
-    }
-    let n = edges.len();
-    let mut t = Tarjan {
-        edges,
-        index: vec![None; n],
-        low: vec![0; n],
-        stack: Vec::new(),
-        on_stack: vec![false; n],
-        next: 0,
-        component: vec![0; n],
-        looped: vec![false; n],
-        count: 0,
-    };
-    for v in 0..n {
-        if t.index[v].is_none() {
-            t.visit(v);
-        }
-    }
-    (t.component, t.looped)
+    let looped = (0..edges.len())
+        .map(|v| size[&component[v]] > 1 || edges[v].contains(&v))
+        .collect();
+    (component, looped)
 }
 
-/// Orders types so that each comes after the types of the same list it refers to.
+/// Orders types so that each comes after the types of the same list it refers to (depth first,
+/// without recursion).
 pub(super) fn topo(ir: &Ir, ids: &[TypeId]) -> Vec<usize> {
     let pos: HashMap<TypeId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    let mut state = vec![0u8; ids.len()];
+    let mut state = vec![false; ids.len()];
     let mut out = Vec::new();
-    fn visit(
-        i: usize,
-        ir: &Ir,
-        ids: &[TypeId],
-        pos: &HashMap<TypeId, usize>,
-        state: &mut [u8],
-        out: &mut Vec<usize>,
-    ) {
-        if state[i] != 0 {
-            return;
+    let refs = |i: usize| -> Vec<usize> {
+        alias_refs(ir, ids[i])
+            .iter()
+            .filter_map(|r| pos.get(r).copied())
+            .filter(|j| *j != i)
+            .collect()
+    };
+    for start in 0..ids.len() {
+        if state[start] {
+            continue;
         }
-        state[i] = 1;
-        for r in alias_refs(ir, ids[i]) {
-            if let Some(&j) = pos.get(&r) {
-                if j != i {
-                    visit(j, ir, ids, pos, state, out);
+        state[start] = true;
+        let mut calls: Vec<(usize, Vec<usize>, usize)> = vec![(start, refs(start), 0)];
+        while let Some((i, succ, k)) = calls.last_mut() {
+            if let Some(&j) = succ.get(*k) {
+                *k += 1;
+                if !state[j] {
+                    state[j] = true;
+                    calls.push((j, refs(j), 0));
                 }
+                continue;
             }
+            out.push(*i);
+            calls.pop();
         }
-        state[i] = 2;
-        out.push(i);
-    }
-    for i in 0..ids.len() {
-        visit(i, ir, ids, &pos, &mut state, &mut out);
     }
     out
 }

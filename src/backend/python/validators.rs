@@ -223,6 +223,18 @@ pub(super) struct VBuilder<'a> {
     ir: &'a Ir,
     consts: Vec<PyConst>,
     tables: Vec<PyConst>,
+    /// How many constants (and tables) each `_{prefix}{id}_` names so far.
+    const_counts: HashMap<String, usize>,
+    table_counts: HashMap<String, usize>,
+}
+
+/// The next name `_{prefix}{id}_{k}`, counting those given so far.
+fn numbered(counts: &mut HashMap<String, usize>, prefix: &str, id: NodeId) -> String {
+    let stem = format!("_{prefix}{id}_");
+    let k = counts.entry(stem.clone()).or_default();
+    let name = format!("{stem}{k}");
+    *k += 1;
+    name
 }
 
 impl<'a> VBuilder<'a> {
@@ -248,13 +260,7 @@ impl<'a> VBuilder<'a> {
         ann: Option<&str>,
         value: impl FnOnce(usize) -> String,
     ) -> String {
-        let name = format!(
-            "_{prefix}{id}_{}",
-            self.consts
-                .iter()
-                .filter(|c| c.name.starts_with(&format!("_{prefix}{id}_")))
-                .count()
-        );
+        let name = numbered(&mut self.const_counts, prefix, id);
         let lead = name.len() + 3 + ann.map_or(0, |a| a.len() + 2);
         let value = value(lead);
         self.consts.push(PyConst {
@@ -266,13 +272,7 @@ impl<'a> VBuilder<'a> {
     }
 
     fn table(&mut self, prefix: &str, id: NodeId, rows: Vec<String>) -> String {
-        let name = format!(
-            "_{prefix}{id}_{}",
-            self.tables
-                .iter()
-                .filter(|c| c.name.starts_with(&format!("_{prefix}{id}_")))
-                .count()
-        );
+        let name = numbered(&mut self.table_counts, prefix, id);
         let value = lit::seq(&rows, "(", ")", 0, name.len() + 3, 0);
         self.tables.push(PyConst {
             name: name.clone(),
@@ -614,6 +614,8 @@ pub(super) fn render_validators(ir: &Ir) -> Result<String> {
         ir,
         consts: vec![],
         tables: vec![],
+        const_counts: HashMap::new(),
+        table_counts: HashMap::new(),
     };
     let nodes: Vec<PyNode> = (0..ir.program.nodes.len()).map(|i| b.node(i)).collect();
     let patterns = ir

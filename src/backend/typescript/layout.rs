@@ -7,7 +7,7 @@
 use super::{fits, is_ident};
 
 /// A TypeScript type expression, as far as the generator writes them.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum TExpr {
     /// A name, keyword or literal type: never broken.
     Atom(String),
@@ -41,13 +41,14 @@ impl TExpr {
     /// single member stands for itself.
     pub fn union(members: impl IntoIterator<Item = TExpr>) -> TExpr {
         let mut out: Vec<TExpr> = Vec::new();
+        let mut seen: std::collections::HashSet<TExpr> = std::collections::HashSet::new();
         for m in members {
             let parts = match m {
                 TExpr::Union(ms) => ms,
                 m => vec![m],
             };
             for p in parts {
-                if !out.contains(&p) {
+                if seen.insert(p.clone()) {
                     out.push(p);
                 }
             }

@@ -76,7 +76,7 @@ impl TypeBuilder<'_, '_> {
         };
         let mut props = Vec::new();
         let mut required = Vec::new();
-        self.collect_props(loc, &mut props, &mut required, &mut Vec::new())?;
+        self.collect_props(loc, &mut props, &mut required)?;
         // The tag: tested by every row, required, an enum of strings.
         let first = rows[0].tests[0].0.clone();
         let tag = rows[0]
@@ -321,7 +321,7 @@ impl TypeBuilder<'_, '_> {
     /// The values of a string enum schema (through `$ref`s); `None` for anything else.
     fn string_enum(&mut self, loc: Option<Loc>) -> Result<Option<Vec<String>>> {
         let Some(loc) = loc else { return Ok(None) };
-        let target = self.resolve_refs(&loc)?;
+        let target = self.follow_refs(&loc)?;
         Ok(match self.shape(&target)? {
             Shape::StringEnum(values, false) => Some(values),
             _ => None,
@@ -344,9 +344,9 @@ impl TypeBuilder<'_, '_> {
     /// Whether the schema at `then` gives a property another type than its `base` schema (a
     /// scalar of another kind, an enum, an object or a union), rather than only constraining it.
     fn retypes(&mut self, base: Option<Loc>, then: &Loc) -> Result<bool> {
-        let narrow = self.resolve_refs(then)?;
+        let narrow = self.follow_refs(then)?;
         let wide = match base {
-            Some(b) => Some(self.resolve_refs(&b)?),
+            Some(b) => Some(self.follow_refs(&b)?),
             None => None,
         };
         if wide.as_ref() == Some(&narrow) {
