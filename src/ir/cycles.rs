@@ -8,6 +8,8 @@
 //! one node. Any other such cycle (through `anyOf`, `not`, …) has no well-defined meaning;
 //! [`check_descent`] reports it as an error.
 
+use std::collections::HashSet;
+
 use super::checks::{Check, NodeId, Program};
 use crate::error::{Error, Result};
 
@@ -112,8 +114,9 @@ fn same_instance(program: &Program, id: NodeId) -> Vec<NodeId> {
 }
 
 /// Merges every cycle of `$ref`s (and `allOf` members) into its first node, whose checks become
-/// those of every node on the cycle, each node once, in the order a validator meets them; the
-/// other nodes of the cycle forward to it.
+/// those of every node on the cycle, in the order a validator meets them, each distinct check
+/// once (a check repeated on the cycle would only repeat its violation); the other nodes of the
+/// cycle forward to it.
 pub fn collapse_ref_cycles(program: &mut Program) {
     let n = program.nodes.len();
     let found = {
@@ -126,6 +129,7 @@ pub fn collapse_ref_cycles(program: &mut Program) {
         members.iter().for_each(|m| inside[*m] = true);
         let mut visited = vec![false; n];
         let mut checks = Vec::new();
+        let mut distinct: HashSet<String> = HashSet::new();
         // Depth first through the cycle's own `Ref`s, without recursion.
         let mut stack: Vec<(NodeId, usize)> = vec![(first, 0)];
         visited[first] = true;
@@ -141,7 +145,11 @@ pub fn collapse_ref_cycles(program: &mut Program) {
                         stack.push((t, 0));
                     }
                 }
-                c => checks.push(c),
+                c => {
+                    if distinct.insert(format!("{c:?}")) {
+                        checks.push(c);
+                    }
+                }
             }
         }
         for m in &members {

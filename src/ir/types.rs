@@ -11,6 +11,7 @@ use super::model::{Field, Module, Struct, Ty, TypeDef, TypeId, TypeKind, Union, 
 use crate::error::{Diagnostic, Error, Result, Severity};
 use crate::schema::{pointer, Loc};
 
+mod props;
 mod shape;
 mod variants;
 
@@ -22,6 +23,8 @@ pub struct TypeBuilder<'c, 's> {
     shapes: HashMap<Loc, Shape>,
     /// Where `follow_refs` ends for each location it passed.
     followed: HashMap<Loc, Loc>,
+    /// The properties collected at each location (see `collect_props`).
+    collected: HashMap<Loc, std::rc::Rc<props::Collected>>,
     pub diagnostics: Vec<Diagnostic>,
     depth: usize,
     /// How many type bodies are being built, one inside another.
@@ -59,6 +62,7 @@ impl<'c, 's> TypeBuilder<'c, 's> {
             named: HashMap::new(),
             shapes: HashMap::new(),
             followed: HashMap::new(),
+            collected: HashMap::new(),
             diagnostics: Vec::new(),
             depth: 0,
             defining: 0,
@@ -393,59 +397,6 @@ impl TypeBuilder<'_, '_> {
             }
         }
         Ok(out)
-    }
-
-    /// Collects the properties of an object schema and of its `allOf` members and `$ref`
-    /// targets, depth first, each location once (so cycles and long chains terminate).
-    fn collect_props(
-        &mut self,
-        loc: &Loc,
-        props: &mut Vec<(String, Loc)>,
-        required: &mut Vec<String>,
-    ) -> Result<()> {
-        let mut seen: HashSet<Loc> = HashSet::new();
-        let mut names: HashSet<String> = props.iter().map(|(n, _)| n.clone()).collect();
-        let mut req: HashSet<String> = required.iter().cloned().collect();
-        let mut stack = vec![loc.clone()];
-        while let Some(loc) = stack.pop() {
-            if !seen.insert(loc.clone()) {
-                continue;
-            }
-            let Some(obj) = self.obj(&loc) else {
-                continue;
-            };
-            if let Some(p) = obj.get("properties").and_then(Value::as_object) {
-                for name in p.keys() {
-                    if names.insert(name.clone()) {
-                        props.push((name.clone(), Self::at(&loc, &["properties", name])));
-                    }
-                }
-            }
-            for r in obj
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-            {
-                if req.insert(r.to_string()) {
-                    required.push(r.to_string());
-                }
-            }
-            let reference = obj.get("$ref").and_then(Value::as_str).map(str::to_string);
-            let n = obj
-                .get("allOf")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
-            for i in (0..n).rev() {
-                stack.push(Self::at(&loc, &["allOf", &i.to_string()]));
-            }
-            if let Some(r) = reference {
-                let target = self.comp.set_mut().resolve(&loc, &r)?;
-                stack.push(target);
-            }
-        }
-        Ok(())
     }
 
     fn structure(&mut self, loc: &Loc, name: &str, module: usize) -> Result<Struct> {
