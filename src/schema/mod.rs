@@ -1,6 +1,7 @@
 //! Loading schema files, indexing their `$id`s and anchors, and resolving `$ref`s across files.
 
 pub mod dialect;
+mod json;
 mod meta;
 pub mod pointer;
 mod walk;
@@ -271,11 +272,11 @@ impl SchemaSet {
         named: bool,
     ) -> Result<DocId> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let root: Value = serde_json::from_str(text).map_err(|e| Error::Json {
+        let root: Value = json::parse(text).map_err(|e| Error::Json {
             file: display.clone(),
-            line: e.line(),
-            column: e.column(),
-            message: strip_position(&e.to_string()),
+            line: e.line,
+            column: e.column,
+            message: e.message,
         })?;
         if !root.is_object() && !root.is_boolean() {
             return Err(Error::schema(
@@ -521,9 +522,7 @@ impl SchemaSet {
         let Ok(text) = std::fs::read_to_string(file) else {
             return false;
         };
-        let Ok(root) =
-            serde_json::from_str::<Value>(text.strip_prefix('\u{feff}').unwrap_or(&text))
-        else {
+        let Ok(root) = json::parse(text.strip_prefix('\u{feff}').unwrap_or(&text)) else {
             return false;
         };
         let id = dialect::id_of(&root, Dialect::of(&root)).and_then(|id| Url::parse(id).ok());
@@ -577,13 +576,6 @@ fn display_dir(dir: &Path) -> String {
         s
     } else {
         format!("{s}/")
-    }
-}
-
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_string(),
-        None => message.to_string(),
     }
 }
 
