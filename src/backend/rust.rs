@@ -103,6 +103,8 @@ struct LibTemplate<'a> {
     mods: Vec<String>,
     uses: Vec<String>,
     types: Vec<LibType>,
+    /// Some type is parsed into a Rust type (not only validated): `round_trip` needs `back`.
+    any_typed: bool,
 }
 
 pub(crate) struct LibType {
@@ -124,6 +126,25 @@ struct CargoTemplate<'a> {
     crate_name: String,
     version: String,
     title: String,
+    /// [`DEPENDENCIES`] as TOML lines.
+    dependencies: String,
+}
+
+/// What generated Rust code needs besides std, as `(crate, TOML requirement)`: the generated
+/// `Cargo.toml` declares them, and a `build.rs` user (one `bindings.rs`) adds them.
+pub const DEPENDENCIES: &[(&str, &str)] = &[
+    ("regex", r#""1.11""#),
+    ("regress", r#""0.12""#),
+    ("serde", r#"{ version = "1", features = ["derive"] }"#),
+    ("serde_json", r#""1""#),
+];
+
+/// [`DEPENDENCIES`] as the lines of a `[dependencies]` table.
+pub fn dependencies_toml() -> String {
+    DEPENDENCIES
+        .iter()
+        .map(|(name, req)| format!("{name} = {req}\n"))
+        .collect()
 }
 
 #[derive(Template)]
@@ -165,6 +186,60 @@ struct Ctx<'a> {
     scc: Vec<usize>,
     /// Whether a component has more than one type (a cycle through several types).
     cyclic: Vec<bool>,
+    /// Types nested [`MAX_INLINE_DEPTH`] levels deep or more: fields of them are boxed.
+    deep: Vec<bool>,
+}
+
+/// How many types may contain one another inline (not behind a `Box`, `Vec` or map) before
+/// the next field is boxed: rustc computes a type's layout recursively and stops at its
+/// recursion limit of 128 queries (about two per level), so 70 structs nested inline in a
+/// schema would not build.
+const MAX_INLINE_DEPTH: usize = 32;
+
+/// Which types are [`MAX_INLINE_DEPTH`] deep: the inline-containment graph without the edges
+/// boxed on a cycle is acyclic; each type's depth counts the unboxed levels below it. Linear,
+/// without recursion.
+fn deep_types(ir: &Ir, scc: &[usize], cyclic: &[bool]) -> Vec<bool> {
+    let n = ir.types.len();
+    let edges = |v: TypeId| -> Vec<TypeId> {
+        inline_edges(ir, v)
+            .into_iter()
+            .filter(|&u| u != v && !(scc[u] == scc[v] && cyclic[scc[v]]))
+            .collect()
+    };
+    let mut depth = vec![0usize; n];
+    let mut deep = vec![false; n];
+    for start in 0..n {
+        let mut stack = vec![(start, false)];
+        while let Some((v, expanded)) = stack.pop() {
+            if depth[v] != 0 {
+                continue;
+            }
+            let out = edges(v);
+            if !expanded {
+                stack.push((v, true));
+                stack.extend(
+                    out.into_iter()
+                        .filter(|&u| depth[u] == 0)
+                        .map(|u| (u, false)),
+                );
+                continue;
+            }
+            // Another name for a struct or enum is never boxed itself (see `type_ctx`).
+            let nominal = match &ir.types[v].kind {
+                TypeKind::Alias(Ty::Named(t)) => !matches!(ir.types[*t].kind, TypeKind::Alias(_)),
+                _ => false,
+            };
+            let below = out
+                .iter()
+                .map(|&u| if deep[u] && !nominal { 0 } else { depth[u] })
+                .max()
+                .unwrap_or(0);
+            depth[v] = below + 1;
+            deep[v] = depth[v] >= MAX_INLINE_DEPTH;
+        }
+    }
+    deep
 }
 
 /// The types a type holds inline: through fields, `Option`s, union variants and aliases, but not
@@ -256,7 +331,7 @@ impl Ctx<'_> {
             Ty::Map(t) => format!("BTreeMap<String, {}>", self.ty(t, usize::MAX)),
             Ty::Named(id) => {
                 let name = self.names[*id].clone();
-                if owner != usize::MAX && self.reaches(*id, owner) {
+                if owner != usize::MAX && (self.reaches(*id, owner) || self.deep[*id]) {
                     format!("Box<{name}>")
                 } else {
                     name
@@ -606,12 +681,14 @@ enum DefaultExpr {
 /// Renders the Rust crate.
 pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let (scc, cyclic) = components(ir);
+    let deep = deep_types(ir, &scc, &cyclic);
     let ctx = Ctx {
         ir,
         names: names::type_names(Lang::Rust, ir),
         schemars: !opts.single_file,
         scc,
         cyclic,
+        deep,
     };
     let mut files = Files::new();
     let mut module_names = Vec::new();
@@ -669,7 +746,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         }
         None => false,
     };
-    let lib_types = ctx
+    let lib_types: Vec<LibType> = ctx
         .names
         .iter()
         .zip(&ir.types)
@@ -705,6 +782,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         title,
         mods,
         uses,
+        any_typed: lib_types.iter().any(|t: &LibType| t.typed && !t.alias),
         types: lib_types,
     };
     files.insert("src/lib.rs".into(), run("rust/lib.rs.j2", &lib)?);
@@ -732,6 +810,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
                 crate_name: crate::package::toml_string(&opts.package),
                 version: crate::package::toml_string(&opts.version),
                 title: crate::package::toml_string(title),
+                dependencies: dependencies_toml(),
             },
         )?,
     );

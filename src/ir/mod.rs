@@ -111,6 +111,7 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
         ..
     } = tb;
     break_alias_cycles(&mut types);
+    shorten_alias_chains(&mut types);
     group_variants(&mut modules, &types);
     let mut type_diags = type_diags;
     drop_unfit_defaults(&mut types, &mut type_diags);
@@ -220,6 +221,51 @@ fn usable_title(t: &str) -> bool {
 /// An alias that names itself, directly or through other aliases (`A = B`, `B = A`), has no
 /// type in any language: such an alias stands for any JSON value instead. Each alias is
 /// visited once, so long chains cost linear time.
+/// Points every alias of an alias at the end of its chain (`D0 = D1`, `D1 = D2`, `D2 = string`
+/// become `D0 = D2`, `D1 = D2`): a compiler resolves an alias chain recursively (tsc and rustc
+/// give up after about a thousand links), and the types are the same. Runs after
+/// [`break_alias_cycles`], so every chain ends; linear, without recursion.
+fn shorten_alias_chains(types: &mut [TypeDef]) {
+    let next = |types: &[TypeDef], id: TypeId| match &types[id].kind {
+        TypeKind::Alias(Ty::Named(n))
+            if matches!(types[*n].kind, TypeKind::Alias(Ty::Named(_))) =>
+        {
+            Some(*n)
+        }
+        _ => None,
+    };
+    let mut end: Vec<Option<TypeId>> = vec![None; types.len()];
+    for start in 0..types.len() {
+        let mut walk = Vec::new();
+        let mut cur = start;
+        let last = loop {
+            if let Some(e) = end[cur] {
+                break e;
+            }
+            match next(types, cur) {
+                Some(n) if walk.len() <= types.len() => {
+                    walk.push(cur);
+                    cur = n;
+                }
+                _ => break cur,
+            }
+        };
+        end[cur] = Some(last);
+        for id in walk {
+            end[id] = Some(last);
+        }
+    }
+    for (id, t) in types.iter_mut().enumerate() {
+        if let TypeKind::Alias(Ty::Named(n)) = &t.kind {
+            // The alias `id` names `n`, itself an alias of a named type: skip to the chain's
+            // last alias, whose target is not an alias of a name.
+            if let Some(e) = end[*n].filter(|e| *e != *n && *e != id) {
+                t.kind = TypeKind::Alias(Ty::Named(e));
+            }
+        }
+    }
+}
+
 fn break_alias_cycles(types: &mut [TypeDef]) {
     fn target(ty: &Ty) -> Option<TypeId> {
         match ty {

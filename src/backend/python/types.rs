@@ -748,6 +748,10 @@ pub(super) fn render_module(
     for (module, ns) in relative {
         imports.push(lit::import(&format!(".{module}"), &ns));
     }
+    if ids.is_empty() {
+        // A file with only an empty `$defs`: a module with its docstring alone.
+        imports.clear();
+    }
     let text = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
     let doc = docstring(
         &match (&text(&module.title), &text(&module.doc)) {

@@ -154,14 +154,20 @@ pub fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
     Ok(passed(live, verdicts))
 }
 
+/// The `Cargo.toml` of a crate that checks generated Rust code as modules: the dependencies
+/// the generator declares for it.
+pub fn check_manifest(name: &str) -> String {
+    format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\n{}\n[workspace]\n",
+        ctxgen::backend::rust::dependencies_toml()
+    )
+}
+
 fn rust_worker(work: &Path, w: usize, chunks: Vec<Vec<usize>>) -> Result<Verdicts, String> {
     let krate = work.join(format!("rust-check-{w}"));
     std::fs::create_dir_all(krate.join("src")).map_err(|e| e.to_string())?;
-    std::fs::write(
-        krate.join("Cargo.toml"),
-        "[package]\nname = \"corpus-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nregex = \"1.11\"\nregress = \"0.12\"\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\n\n[workspace]\n",
-    )
-    .map_err(|e| e.to_string())?;
+    std::fs::write(krate.join("Cargo.toml"), check_manifest("corpus-check"))
+        .map_err(|e| e.to_string())?;
     // The versions ctxgen's own lock file pins, when run from its repository.
     if Path::new("Cargo.lock").is_file() && !krate.join("Cargo.lock").exists() {
         std::fs::copy("Cargo.lock", krate.join("Cargo.lock")).map_err(|e| e.to_string())?;

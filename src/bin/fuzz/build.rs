@@ -179,7 +179,7 @@ fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
     std::fs::create_dir_all(krate.join("src")).map_err(|e| e.to_string())?;
     std::fs::write(
         krate.join("Cargo.toml"),
-        "[package]\nname = \"fuzz-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nregress = \"0.12\"\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\n\n[workspace]\n",
+        checks::check_manifest("fuzz-check"),
     )
     .map_err(|e| e.to_string())?;
     if Path::new("Cargo.lock").is_file() && !krate.join("Cargo.lock").exists() {
