@@ -72,6 +72,9 @@ struct Args {
     /// The fixtures folder
     #[arg(long, default_value = "tests/hostile")]
     fixtures_dir: PathBuf,
+    /// With --fixtures: do not build-check fixtures whose schemas exceed 256 KiB (the CI run)
+    #[arg(long)]
+    quick: bool,
 }
 
 fn main() {
@@ -96,7 +99,7 @@ fn main() {
     let work = std::path::absolute(&a.work).unwrap_or_else(|e| fail(&e.to_string()));
     let ctx = campaign::Context { exe, work };
     let code = if a.fixtures {
-        campaign::fixtures(&ctx, &a.fixtures_dir)
+        campaign::fixtures(&ctx, &a.fixtures_dir, a.quick)
     } else {
         let seeds = fuzz::seeds::Seeds::load(&a.corpus).unwrap_or_else(|e| fail(&e));
         if let Some(seed) = a.replay {
