@@ -310,7 +310,10 @@ fn deeply_nested_files_are_a_clean_error() {
             assert!(file.ends_with("deep.json"));
             assert_eq!(line, 1);
             assert!(column > 1);
-            assert!(message.contains("nested deeper than 512 levels"), "{message}");
+            assert!(
+                message.contains("nested deeper than 512 levels"),
+                "{message}"
+            );
         }
         other => panic!("expected a JSON error, got {:?}", other.map(|r| r.1)),
     }
