@@ -1,7 +1,9 @@
 //! Benchmark of hostile instances in the generated Rust code: generates the crate of
 //! `tests/fixtures/bounded/`, then runs `tests/fixtures/bounded-bench.rs` in it, in release mode
 //! (nesting 100 000 levels deep through the value and the text entry points, `uniqueItems` over
-//! 100 000 items). Prints the times and the verdicts; `cargo bench --bench bounded`.
+//! 100 000 items, `^(a+)+$` on 10 000 characters). The peers: the `jsonschema` crate on the same
+//! `uniqueItems` arrays, and `regress` (backtracking) on the same pattern. Prints the times and
+//! the verdicts; `cargo bench --bench bounded`.
 
 use std::path::Path;
 use std::process::Command;
@@ -21,7 +23,9 @@ fn main() {
     config.generate().expect("the fixture generates");
     let krate = work.join("rust");
     let manifest = std::fs::read_to_string(krate.join("Cargo.toml")).expect("manifest");
-    std::fs::write(krate.join("Cargo.toml"), manifest + "\n[workspace]\n").expect("manifest");
+    // The peer validator, for the example only (the version of ctxgen's own dev-dependency).
+    let extra = "\n[dev-dependencies]\njsonschema = { version = \"0.60\", default-features = false }\n\n[workspace]\n";
+    std::fs::write(krate.join("Cargo.toml"), manifest + extra).expect("manifest");
     std::fs::create_dir_all(krate.join("examples")).expect("examples");
     std::fs::copy(
         root.join("tests/fixtures/bounded-bench.rs"),

@@ -5,9 +5,10 @@ Validates, with each library and the same schemas, (1) one large valid ``ThesisC
 instances (every valid vector case of the protocol types), and prints the timings and the
 ratios. Then times hostile instances on the package generated from tests/fixtures/bounded/
 (with cargo; the same workloads as benches/bounded.rs and tests/typescript/bench-bounded.mjs):
-nesting 100 000 levels deep and ``uniqueItems`` over 100 000 items. Not part of the test
-run: after ``tests/python/run.sh`` (which makes the virtualenv), run it on the committed
-package:
+nesting 100 000 levels deep, ``uniqueItems`` over 100 000 items and ``^(a+)+$`` on 10 000
+characters, with ``jsonschema`` (nesting, ``uniqueItems`` on 2 000 items) and ``re`` (the
+pattern) as peers. Not part of the test run: after ``tests/python/run.sh`` (which makes the
+virtualenv), run it on the committed package:
 
     PYTHONPATH=generated/python/src tests/python/.venv/bin/python tests/python/bench.py
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -204,6 +206,14 @@ def bounded() -> None:
     _report("Json: arrays", _median(lambda: _verdict(h.validate_json(arrays))))
     tree = _nest({"value": "x"}, "next", depth)
     _report("Tree: next", _median(lambda: _verdict(h.validate_tree(tree))))
+    defs = _fixture()["$defs"]
+    for name, value in (("Json: arrays", arrays), ("Tree: next", tree)):
+        ref = {"$ref": f"#/$defs/{name.split(':')[0]}", "$defs": defs}
+        nest_peer = Draft202012Validator(ref)
+        _report(
+            f"peer: jsonschema, {name}",
+            _median(_bind(_peer_verdict, nest_peer, value)),
+        )
     print("nesting 100000 deep, text: no text entry point (json.loads stops at about")
     print("  the recursion limit with its own RecursionError)")
     print(f"uniqueItems over {items} items:")
@@ -221,7 +231,64 @@ def bounded() -> None:
         "objects, the last equal to the first",
         _median(lambda: _verdict(h.validate_unique(dup_objects))),
     )
-    # The pattern case (`^(a+)+$` on a long string of `a`s with a trailing `b`) goes here.
+    # jsonschema compares unhashable items pairwise (quadratic, a few microseconds a pair):
+    # the peer gets 2 000 objects.
+    peer = Draft202012Validator(
+        {"$ref": "#/$defs/Unique", "$defs": _fixture()["$defs"]}
+    )
+    few = objects[:2_000]
+    few_dup = [*few[:-1], {"tags": ["a", 0], "id": 0.0}]
+    for label, value in (
+        ("distinct objects", few),
+        ("objects, the last equal", few_dup),
+    ):
+        ours = _median(_bind(_verdict_of, h.validate_unique, value))
+        theirs = _median(_bind(_peer_verdict, peer, value))
+        _report(f"{len(few)} {label}", ours)
+        _report(f"peer: jsonschema, {len(few)} {label}", theirs)
+        print(f"  ratio jsonschema / ctxgen {theirs[0] / ours[0]:.2f}")
+    chars = 10_000
+    print(f"pattern ^(a+)+$ on {chars} characters:")
+    no_match = "a" * chars + "b"
+    _report(
+        "a's and a trailing b (no match)",
+        _median(lambda: _verdict(h.validate_backtrack(no_match))),
+    )
+    match = "a" * chars
+    _report("a's only (match)", _median(lambda: _verdict(h.validate_backtrack(match))))
+    # The peer: `re` (backtracking) on the same pattern, exponential in the length.
+    regex = re.compile("^(a+)+$")
+    for n in (20, 22, 24):
+        text = "a" * n + "b"
+        _report(
+            f"peer: re (backtracking), {n} characters",
+            _median(_bind(_search, regex, text)),
+        )
+
+
+def _bind(f: Callable[..., str], *args: Any) -> Callable[[], str]:
+    return lambda: f(*args)
+
+
+def _verdict_of(validate: Callable[[Any], list[Any]], value: Any) -> str:
+    return _verdict(validate(value))
+
+
+def _search(regex: re.Pattern[str], text: str) -> str:
+    return "match" if regex.search(text) else "no match"
+
+
+def _fixture() -> dict[str, Any]:
+    with open(ROOT / "tests/fixtures/bounded/bounded.json", encoding="utf-8") as f:
+        doc: dict[str, Any] = json.load(f)
+    return doc
+
+
+def _peer_verdict(validator: Draft202012Validator, value: Any) -> str:
+    try:
+        return "valid" if validator.is_valid(value) else "invalid"
+    except RecursionError:
+        return "RecursionError"
 
 
 if __name__ == "__main__":

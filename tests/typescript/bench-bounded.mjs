@@ -1,16 +1,20 @@
 // Benchmark of hostile instances in the generated TypeScript code (the same workloads as
 // benches/bounded.rs and tests/python/bench.py): nesting 100 000 levels deep, as a value and
-// as JSON text (TypeScript has no text entry point: `JSON.parse`, then the validator), and
-// `uniqueItems` over 100 000 items. Prints the times and the verdicts.
+// as JSON text (TypeScript has no text entry point: `JSON.parse`, then the validator),
+// `uniqueItems` over 100 000 items, and `^(a+)+$` on 10 000 characters. The peers: ajv compiled
+// from the same fixture (nesting, uniqueItems) and RegExp (backtracking) on the same pattern.
+// Prints the times and the verdicts.
 //
 // Usage: (cd tests/typescript && npm ci) && node tests/typescript/bench-bounded.mjs
 // (also run at the end of bench.mjs). Generates tests/fixtures/bounded/ with cargo.
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+
+import Ajv2020 from "ajv/dist/2020.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
@@ -35,10 +39,12 @@ execFileSync(
   ],
   { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
 );
+// The package and its compiled form resolve their dependencies (re2js) from the harness.
 symlinkSync(
   join(here, "node_modules"),
   join(work, "gen/typescript/node_modules"),
 );
+symlinkSync(join(here, "node_modules"), join(work, "node_modules"));
 execFileSync(
   join(here, "node_modules/.bin/tsc"),
   [
@@ -84,6 +90,23 @@ function report(label, [ms, result]) {
   );
 }
 
+// The peer: ajv, compiled from the same fixture schema.
+const fixture = JSON.parse(
+  readFileSync(join(root, "tests/fixtures/bounded/bounded.json"), "utf8"),
+);
+const ajv = new Ajv2020({ strict: false, allErrors: false });
+ajv.addSchema(fixture);
+const peer = (name) => {
+  const check = ajv.getSchema(`${fixture.$id}#/$defs/${name}`);
+  return (value) => {
+    try {
+      return check(value) ? "valid" : "invalid";
+    } catch (e) {
+      return `throws ${e.name}`;
+    }
+  };
+};
+
 const DEPTH = 100000;
 const ITEMS = 100000;
 const arrays = (depth) => {
@@ -108,6 +131,10 @@ report(
   "Json: arrays, isJson",
   time(() => String(pkg.isJson(deepArrays))),
 );
+report(
+  "peer: ajv, Json: arrays",
+  time(() => peer("Json")(deepArrays)),
+);
 const deepTree = tree(DEPTH);
 report(
   "Tree: next, validateTree",
@@ -116,6 +143,10 @@ report(
 report(
   "Tree: next, isTree",
   time(() => String(pkg.isTree(deepTree))),
+);
+report(
+  "peer: ajv, Tree: next",
+  time(() => peer("Tree")(deepTree)),
 );
 console.log(`nesting ${DEPTH} deep, text (JSON.parse, then validateX):`);
 const arraysText = "[".repeat(DEPTH) + "]".repeat(DEPTH);
@@ -153,4 +184,39 @@ report(
   "objects, the last equal to the first",
   time(() => verdict(pkg.validateUnique(objectsDup))),
 );
-// The pattern case (`^(a+)+$` on a long string of `a`s with a trailing `b`) goes here.
+// ajv compares every pair of items (quadratic): the peer gets 10 000 of the objects.
+const PEER_ITEMS = 10000;
+const fewObjects = objects.slice(0, PEER_ITEMS);
+const fewDup = [...fewObjects.slice(0, -1), { tags: ["a", 0], id: 0.0 }];
+const uniquePeer = peer("Unique");
+for (const [label, value] of [
+  ["distinct objects", fewObjects],
+  ["objects, the last equal to the first", fewDup],
+]) {
+  const ours = time(() => verdict(pkg.validateUnique(value)));
+  const theirs = time(() => uniquePeer(value));
+  report(`${PEER_ITEMS} ${label}`, ours);
+  report(`peer: ajv, ${PEER_ITEMS} ${label}`, theirs);
+  console.log(`  ratio ajv / ctxgen ${(theirs[0] / ours[0]).toFixed(2)}`);
+}
+const CHARS = 10000;
+console.log(`pattern ^(a+)+$ on ${CHARS} characters:`);
+const noMatch = "a".repeat(CHARS) + "b";
+report(
+  "a's and a trailing b (no match)",
+  time(() => verdict(pkg.validateBacktrack(noMatch))),
+);
+const match = "a".repeat(CHARS);
+report(
+  "a's only (match)",
+  time(() => verdict(pkg.validateBacktrack(match))),
+);
+// The peer: RegExp (backtracking) on the same pattern, exponential in the length.
+const regexp = new RegExp("^(a+)+$", "u");
+for (const n of [20, 22, 24]) {
+  const text = "a".repeat(n) + "b";
+  report(
+    `peer: RegExp (backtracking), ${n} characters`,
+    time(() => (regexp.test(text) ? "match" : "no match")),
+  );
+}
