@@ -253,7 +253,8 @@ impl Config {
 /// For `build.rs`: generates Rust bindings for `schemas_dir` into
 /// `$OUT_DIR/ctxgen/rust/bindings.rs` and tells cargo to rerun when a schema changes. Include them
 /// with `#[allow(dead_code, unused_imports)] mod protocols { include!(concat!(env!("OUT_DIR"), "/ctxgen/rust/bindings.rs")); }`;
-/// the crate needs `serde`, `serde_json`, `regex` and `regress` as dependencies. Returns the file's path.
+/// the crate needs `serde`, `serde_json` (with its `unbounded_depth` feature), `regex`,
+/// `regress` and `stacker` as dependencies. Returns the file's path.
 pub fn generate(schemas_dir: impl AsRef<Path>) -> Result<PathBuf> {
     let out = std::env::var_os("OUT_DIR")
         .map(PathBuf::from)

@@ -1,6 +1,8 @@
 //! Backends: each turns the IR into the files of one language's package, through askama templates.
 
 pub mod annotations;
+pub(crate) mod defaults;
+pub(crate) mod depth;
 pub mod escape;
 pub mod pattern;
 pub mod python;

@@ -136,7 +136,11 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("regex", r#""1.11""#),
     ("regress", r#""0.12""#),
     ("serde", r#"{ version = "1", features = ["derive"] }"#),
-    ("serde_json", r#""1""#),
+    (
+        "serde_json",
+        r#"{ version = "1", features = ["float_roundtrip", "unbounded_depth"] }"#,
+    ),
+    ("stacker", r#""0.1""#),
 ];
 
 /// [`DEPENDENCIES`] as the lines of a `[dependencies]` table.
@@ -356,19 +360,28 @@ impl Ctx<'_> {
         use_defaults: bool,
         defaults: &mut Vec<DefaultFn>,
     ) -> Vec<FieldCtx> {
-        let kept: Vec<&crate::ir::Field> =
-            fields.iter().filter(|f| !skip.contains(&f.wire)).collect();
-        let wires: Vec<&str> = kept.iter().map(|f| f.wire.as_str()).collect();
+        let kept: Vec<(usize, &crate::ir::Field)> = fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !skip.contains(&f.wire))
+            .collect();
+        let wires: Vec<&str> = kept.iter().map(|(_, f)| f.wire.as_str()).collect();
         let rust_names = names::field_names(Lang::Rust, &wires);
         kept.iter()
             .zip(rust_names)
-            .map(|(f, name)| {
+            .map(|((index, f), name)| {
                 let mut serde = Vec::new();
                 if name != f.wire {
                     serde.push(format!("rename = {}", literal(&f.wire)));
                 }
                 let base = self.ty(&f.ty, owner);
-                let default = if use_defaults { &f.default } else { &None };
+                let default = if use_defaults
+                    && !super::defaults::default_loops(&self.ir.types, owner, *index)
+                {
+                    &f.default
+                } else {
+                    &None
+                };
                 let ty = match (&f.required, default, &f.ty) {
                     (true, _, _) => base,
                     (false, _, Ty::Nullable(_)) | (false, Some(Value::Null), _) => {

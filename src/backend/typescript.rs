@@ -114,17 +114,21 @@ pub(crate) struct Ctx<'a> {
     pub files: Vec<String>,
     /// Per type: whether parsing it can apply defaults (see `compute_fills`).
     fills: Vec<bool>,
+    /// The nodes that take the instance depth (`docs/validation.md`, "Nesting").
+    pub depth: super::depth::DepthPlan,
 }
 
 impl<'a> Ctx<'a> {
     fn new(ir: &'a Ir) -> Self {
         let names = names::type_names(Lang::TypeScript, ir);
         let files = names::module_names(Lang::TypeScript, &ir.modules);
+        let depth = super::depth::DepthPlan::new(&ir.program);
         let mut ctx = Ctx {
             ir,
             names,
             files,
             fills: Vec::new(),
+            depth,
         };
         ctx.fills = ctx.compute_fills();
         ctx
@@ -338,6 +342,11 @@ impl<'a> Ctx<'a> {
                 ),
                 name,
                 node: def.node,
+                depth: if self.depth.carries(def.node) {
+                    ", 0"
+                } else {
+                    ""
+                },
                 kind,
                 fill,
             });
@@ -473,9 +482,12 @@ impl<'a> Ctx<'a> {
             return None;
         }
         let mut fields = Vec::new();
-        for f in &s.fields {
+        for (i, f) in s.fields.iter().enumerate() {
             let key = str_lit(&f.wire);
-            let default = self.default_of(f).map(json_lit);
+            let default = self
+                .default_of(f)
+                .filter(|_| !super::defaults::default_loops(&self.ir.types, id, i))
+                .map(json_lit);
             let (callee_type, shape) = match &f.ty {
                 Ty::Named(n) if self.type_fills(*n) && self.is_struct(*n) => {
                     (Some(*n), FillShape::One)
@@ -846,6 +858,8 @@ struct TypeView {
     name: String,
     doc: Option<Vec<Line>>,
     node: usize,
+    /// The instance depth argument of the root node, if it takes one.
+    depth: &'static str,
     kind: Kind,
     fill: Option<FillView>,
     validate_break: bool,

@@ -3,7 +3,11 @@
 Validates, with each library and the same schemas, (1) one large valid ``ThesisContext``
 (the vector instances' arrays repeated many times) and (2) a stream of small valid
 instances (every valid vector case of the protocol types), and prints the timings and the
-ratios. Not part of the test run: after ``tests/python/run.sh`` (which makes the
+ratios. Then times hostile instances on the package generated from tests/fixtures/bounded/
+(with cargo; the same workloads as benches/bounded.rs and tests/typescript/bench-bounded.mjs):
+nesting 100 000 levels deep, ``uniqueItems`` over 100 000 items and ``^(a+)+$`` on 10 000
+characters, with ``jsonschema`` (nesting, ``uniqueItems`` on 2 000 items) and ``re`` (the
+pattern) as peers. Not part of the test run: after ``tests/python/run.sh`` (which makes the
 virtualenv), run it on the committed package:
 
     PYTHONPATH=generated/python/src tests/python/.venv/bin/python tests/python/bench.py
@@ -12,8 +16,12 @@ virtualenv), run it on the committed package:
 from __future__ import annotations
 
 import copy
+import importlib
 import json
+import re
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -144,6 +152,143 @@ def main() -> None:
                 f"  {name:15} {seconds * 1e3:10.2f} ms   {ratio:6.2f}x the generated time"
             )
     sys.stdout.flush()
+    bounded()
+
+
+def _median(fn: Callable[[], str]) -> tuple[float, str]:
+    runs = []
+    out = ""
+    for _ in range(5):
+        start = time.perf_counter()
+        out = fn()
+        runs.append(time.perf_counter() - start)
+    return sorted(runs)[2], out
+
+
+def _verdict(violations: list[Any]) -> str:
+    if not violations:
+        return "valid"
+    v = violations[0]
+    depth = v.pointer.count("/")
+    return f"{len(violations)} violation(s), first {v.keyword} at depth {depth}"
+
+
+def _report(label: str, result: tuple[float, str]) -> None:
+    seconds, verdict = result
+    print(f"  {label:44} {seconds * 1e3:10.3f} ms   {verdict}")
+
+
+def _nest(leaf: Any, key: str | None, depth: int) -> Any:
+    value = leaf
+    for _ in range(depth):
+        value = [value] if key is None else {"value": "x", key: value}
+    return value
+
+
+def bounded() -> None:
+    """Hostile instances on the package generated from tests/fixtures/bounded/."""
+    work = tempfile.mkdtemp(prefix="ctxgen-bounded-")
+    subprocess.run(
+        ["cargo", "run", "--quiet", "--bin", "ctxgen", "--", "generate"]
+        + ["--lang", "python", "--schemas", str(ROOT / "tests/fixtures/bounded")]
+        + ["--out", work, "--package-name", "bench-bounded"],
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    sys.path.insert(0, f"{work}/python/src")
+    h = importlib.import_module("bench_bounded.bounded")
+    rt = importlib.import_module("bench_bounded._runtime")
+    depth = items = 100_000
+    print(f"\nPython {sys.version.split()[0]}, MAX_DEPTH = {rt.MAX_DEPTH}")
+    print(f"nesting {depth} deep, value entry point (validate_x):")
+    arrays = _nest([], None, depth)
+    _report("Json: arrays", _median(lambda: _verdict(h.validate_json(arrays))))
+    tree = _nest({"value": "x"}, "next", depth)
+    _report("Tree: next", _median(lambda: _verdict(h.validate_tree(tree))))
+    defs = _fixture()["$defs"]
+    for name, value in (("Json: arrays", arrays), ("Tree: next", tree)):
+        ref = {"$ref": f"#/$defs/{name.split(':')[0]}", "$defs": defs}
+        nest_peer = Draft202012Validator(ref)
+        _report(
+            f"peer: jsonschema, {name}",
+            _median(_bind(_peer_verdict, nest_peer, value)),
+        )
+    print("nesting 100000 deep, text: no text entry point (json.loads stops at about")
+    print("  the recursion limit with its own RecursionError)")
+    print(f"uniqueItems over {items} items:")
+    numbers: list[Any] = list(range(items))
+    _report("distinct numbers", _median(lambda: _verdict(h.validate_unique(numbers))))
+    dup = [*numbers[:-1], 0.0]
+    _report(
+        "numbers, the last equal to the first (0.0)",
+        _median(lambda: _verdict(h.validate_unique(dup))),
+    )
+    objects: list[Any] = [{"id": i, "tags": ["a", i]} for i in range(items)]
+    _report("distinct objects", _median(lambda: _verdict(h.validate_unique(objects))))
+    dup_objects = [*objects[:-1], {"tags": ["a", 0], "id": 0.0}]
+    _report(
+        "objects, the last equal to the first",
+        _median(lambda: _verdict(h.validate_unique(dup_objects))),
+    )
+    # jsonschema compares unhashable items pairwise (quadratic, a few microseconds a pair):
+    # the peer gets 2 000 objects.
+    peer = Draft202012Validator(
+        {"$ref": "#/$defs/Unique", "$defs": _fixture()["$defs"]}
+    )
+    few = objects[:2_000]
+    few_dup = [*few[:-1], {"tags": ["a", 0], "id": 0.0}]
+    for label, value in (
+        ("distinct objects", few),
+        ("objects, the last equal", few_dup),
+    ):
+        ours = _median(_bind(_verdict_of, h.validate_unique, value))
+        theirs = _median(_bind(_peer_verdict, peer, value))
+        _report(f"{len(few)} {label}", ours)
+        _report(f"peer: jsonschema, {len(few)} {label}", theirs)
+        print(f"  ratio jsonschema / ctxgen {theirs[0] / ours[0]:.2f}")
+    chars = 10_000
+    print(f"pattern ^(a+)+$ on {chars} characters:")
+    no_match = "a" * chars + "b"
+    _report(
+        "a's and a trailing b (no match)",
+        _median(lambda: _verdict(h.validate_backtrack(no_match))),
+    )
+    match = "a" * chars
+    _report("a's only (match)", _median(lambda: _verdict(h.validate_backtrack(match))))
+    # The peer: `re` (backtracking) on the same pattern, exponential in the length.
+    regex = re.compile("^(a+)+$")
+    for n in (20, 22, 24):
+        text = "a" * n + "b"
+        _report(
+            f"peer: re (backtracking), {n} characters",
+            _median(_bind(_search, regex, text)),
+        )
+
+
+def _bind(f: Callable[..., str], *args: Any) -> Callable[[], str]:
+    return lambda: f(*args)
+
+
+def _verdict_of(validate: Callable[[Any], list[Any]], value: Any) -> str:
+    return _verdict(validate(value))
+
+
+def _search(regex: re.Pattern[str], text: str) -> str:
+    return "match" if regex.search(text) else "no match"
+
+
+def _fixture() -> dict[str, Any]:
+    with open(ROOT / "tests/fixtures/bounded/bounded.json", encoding="utf-8") as f:
+        doc: dict[str, Any] = json.load(f)
+    return doc
+
+
+def _peer_verdict(validator: Draft202012Validator, value: Any) -> str:
+    try:
+        return "valid" if validator.is_valid(value) else "invalid"
+    except RecursionError:
+        return "RecursionError"
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 // of small valid instances (every valid schema vector). Prints throughput and the ratio.
 //
 // Usage: (cd tests/typescript && npm ci) && node tests/typescript/bench.mjs [--pkg DIR]
-// DIR defaults to generated/typescript; it is compiled with tsc into a temporary folder.
+// DIR defaults to generated/typescript; it is compiled with tsc into a temporary folder. Then
+// the hostile workloads of bench-bounded.mjs (nesting 100 000 deep, uniqueItems).
 
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -221,3 +222,6 @@ const fb =
 console.log(
   `all errors of ${invalid.length} invalid instances (validate* vs ajv allErrors)\n  ctxgen ${fmt(fa)} validations/s   ajv ${fmt(fb)} validations/s   ratio ${(fa / fb).toFixed(2)}`,
 );
+
+// Hostile instances (nesting, uniqueItems): the same workloads as benches/bounded.rs.
+await import("./bench-bounded.mjs");

@@ -37,6 +37,8 @@ echo "== prettier --check (package, fixture packages, tests)"
 
 echo "== tsc --noEmit (generated package and fixture packages)"
 ln -s "$here/node_modules" "$pkg/node_modules"
+# The fixture packages (and later the tests) resolve their dependencies (re2js) from here.
+ln -s "$here/node_modules" "$work/node_modules"
 "$here/node_modules/.bin/tsc" --noEmit -p "$pkg/tsconfig.json"
 for fixture in "$work/fixtures"/*/; do
   "$here/node_modules/.bin/tsc" --noEmit -p "$fixture/tsconfig.json"
@@ -46,7 +48,6 @@ echo "== tsc (tests)"
 mkdir -p "$work/tests"
 cp "$here"/*.ts "$here"/*.test.mjs "$work/tests/"
 cp "$here/tsconfig.test.json" "$work/tsconfig.json"
-ln -s "$here/node_modules" "$work/node_modules"
 echo '{"type": "module"}' >"$work/package.json"
 "$here/node_modules/.bin/tsc" -p "$work/tsconfig.json"
 

@@ -47,6 +47,8 @@ pub enum Error {
     Json(serde_json::Error),
     /// The JSON does not satisfy the schema.
     Invalid(ValidationErrors),
+    /// The JSON is nested deeper than [`MAX_DEPTH`] levels: it is not parsed.
+    TooDeep,
 }
 
 impl fmt::Display for Error {
@@ -54,38 +56,57 @@ impl fmt::Display for Error {
         match self {
             Error::Json(e) => write!(f, "malformed JSON: {e}"),
             Error::Invalid(e) => write!(f, "invalid: {e}"),
+            Error::TooDeep => write!(f, "JSON nested deeper than {MAX_DEPTH} levels"),
         }
     }
 }
 
 impl std::error::Error for Error {}
 
-/// An instance location, built only when a violation needs it.
+/// An instance location, built only when a violation needs it. `Key` and `Index` carry the
+/// location's depth (its number of JSON Pointer reference tokens).
 #[derive(Debug, Clone, Copy)]
 pub enum Loc<'a> {
     Root,
-    Key(&'a Loc<'a>, &'a str),
-    Index(&'a Loc<'a>, usize),
+    Key(&'a Loc<'a>, &'a str, u32),
+    Index(&'a Loc<'a>, usize, u32),
 }
 
 impl<'a> Loc<'a> {
     pub fn key(&'a self, key: &'a str) -> Loc<'a> {
-        Loc::Key(self, key)
+        Loc::Key(self, key, self.depth().saturating_add(1))
     }
 
     pub fn index(&'a self, index: usize) -> Loc<'a> {
-        Loc::Index(self, index)
+        Loc::Index(self, index, self.depth().saturating_add(1))
+    }
+
+    /// The number of reference tokens of this location's JSON Pointer.
+    pub fn depth(&self) -> u32 {
+        match self {
+            Loc::Root => 0,
+            Loc::Key(_, _, d) | Loc::Index(_, _, d) => *d,
+        }
     }
 
     /// The JSON Pointer of this location.
     pub fn pointer(&self) -> String {
-        match self {
-            Loc::Root => String::new(),
-            Loc::Key(parent, key) => {
-                format!("{}/{}", parent.pointer(), key.replace('~', "~0").replace('/', "~1"))
+        let mut tokens = Vec::new();
+        let mut at = self;
+        loop {
+            match at {
+                Loc::Root => break,
+                Loc::Key(parent, key, _) => {
+                    tokens.push(key.replace('~', "~0").replace('/', "~1"));
+                    at = parent;
+                }
+                Loc::Index(parent, i, _) => {
+                    tokens.push(i.to_string());
+                    at = parent;
+                }
             }
-            Loc::Index(parent, i) => format!("{}/{i}", parent.pointer()),
         }
+        tokens.iter().rev().fold(String::new(), |s, t| s + "/" + t)
     }
 }
 
@@ -200,21 +221,41 @@ pub fn is_valid(node: Node, value: &Value) -> bool {
     quick(node, value, &Loc::Root)
 }
 
-/// Validates a JSON value, then builds the typed value from it.
-pub fn from_value<T: DeserializeOwned>(node: Node, mut value: Value) -> Result<T, Error> {
+/// Validates a JSON value, then builds the typed value from it. A value nested deeper than
+/// [`MAX_DEPTH`] levels is refused ([`Error::TooDeep`]) before anything else.
+pub fn from_value<T: DeserializeOwned>(node: Node, value: Value) -> Result<T, Error> {
+    let depth = value_depth(&value);
+    if depth > MAX_DEPTH {
+        drop_deep(value);
+        return Err(Error::TooDeep);
+    }
+    with_stack(depth, || typed(node, value))
+}
+
+/// Parses JSON text, validates it, then builds the typed value. A text nested deeper than
+/// [`MAX_DEPTH`] levels is refused ([`Error::TooDeep`]) before it is parsed.
+pub fn from_json<T: DeserializeOwned>(node: Node, text: &str) -> Result<T, Error> {
+    let depth = text_depth(text.as_bytes());
+    if depth > MAX_DEPTH {
+        return Err(Error::TooDeep);
+    }
+    with_stack(depth, || typed(node, parse_json(text).map_err(Error::Json)?))
+}
+
+/// Validates a value no deeper than [`MAX_DEPTH`], then builds the typed value from it.
+fn typed<T: DeserializeOwned>(node: Node, mut value: Value) -> Result<T, Error> {
     check(node, &value).map_err(Error::Invalid)?;
     integral_floats_to_integers(&mut value);
     serde_json::from_value(value).map_err(Error::Json)
 }
 
-/// Parses JSON text, validates it, then builds the typed value.
-pub fn from_json<T: DeserializeOwned>(node: Node, text: &str) -> Result<T, Error> {
-    from_value(node, serde_json::from_str(text).map_err(Error::Json)?)
-}
-
 /// Validates a typed value by its JSON form.
 pub fn validate<T: Serialize>(node: Node, value: &T) -> Result<(), ValidationErrors> {
-    match serde_json::to_value(value) {
+    // A value as deep as this crate parses (`MAX_DEPTH` levels) takes a few megabytes of stack
+    // to serialize in a debug build, well under one in a release build.
+    let json =
+        stacker::maybe_grow(4 * 1024 * 1024, 32 * 1024 * 1024, || serde_json::to_value(value));
+    match json {
         Ok(v) => check(node, &v),
         Err(e) => Err(ValidationErrors(vec![Violation {
             pointer: String::new(),
@@ -226,30 +267,28 @@ pub fn validate<T: Serialize>(node: Node, value: &T) -> Result<(), ValidationErr
 
 /// JSON Schema counts `1.0` as an integer; serde does not, so such numbers become integers.
 fn integral_floats_to_integers(value: &mut Value) {
-    match value {
-        Value::Number(n) if n.is_f64() => {
-            if let Some(f) = n.as_f64() {
-                if f.fract() == 0.0 && f.abs() < 9.0e15 {
-                    *value = Value::from(f as i64);
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Number(n) if n.is_f64() => {
+                if let Some(f) = n.as_f64() {
+                    if f.fract() == 0.0 && f.abs() < 9.0e15 {
+                        *value = Value::from(f as i64);
+                    }
                 }
             }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::Object(map) => stack.extend(map.values_mut()),
+            _ => {}
         }
-        Value::Array(items) => items.iter_mut().for_each(integral_floats_to_integers),
-        Value::Object(map) => map.values_mut().for_each(integral_floats_to_integers),
-        _ => {}
     }
 }
 
-/// JSON equality: numbers by value, objects regardless of key order.
+/// JSON equality: numbers by value (as doubles), objects regardless of key order.
 pub fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-                (Some(i), Some(j), _, _) => i == j,
-                (_, _, Some(i), Some(j)) => i == j,
-                _ => x.as_f64() == y.as_f64(),
-            }
-        }
+        // Numbers are compared as IEEE doubles, as every language sees them.
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b))
         }
@@ -426,8 +465,7 @@ pub fn max_items(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
 
 pub fn unique_items(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let Some(a) = v.as_array() else { return true };
-    let dup = (0..a.len()).any(|i| (i + 1..a.len()).any(|j| equal(&a[i], &a[j])));
-    !dup || r.fail(at, "uniqueItems", || "items are not unique".to_string())
+    all_distinct(a) || r.fail(at, "uniqueItems", || "items are not unique".to_string())
 }
 
 pub fn prefix_items(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
@@ -676,4 +714,190 @@ pub enum Format {
 pub fn format(v: &Value, f: Format, at: &Loc<'_>, r: &mut Report) -> bool {
     let Some(s) = v.as_str() else { return true };
     super::formats::check(f, s) || r.fail(at, "format", || format!("{v} is not a valid {f:?}"))
+}
+
+// Bounds on hostile instances (docs/validation.md, "Nesting" and "uniqueItems").
+
+/// The deepest instance location (number of JSON Pointer reference tokens) a recursive
+/// schema is checked at, and the deepest nesting a JSON text or value may have to be parsed.
+pub const MAX_DEPTH: usize = 1024;
+
+/// Stack left before a guarded node continues on a fresh stack segment.
+const RED_ZONE: usize = 128 * 1024;
+/// The size of that segment.
+const SEGMENT: usize = 2 * 1024 * 1024;
+/// Stack one level of nesting may take while a value is parsed, validated and deserialized
+/// into its type. Release builds take well under 1 KiB, debug builds up to about 12 KiB for a
+/// type of 35 fields; the room is reserved, not committed, so it errs on the generous side.
+const STACK_PER_LEVEL: usize = 64 * 1024;
+
+/// The guard of a node on a cycle of the validation program, called first: `Some(false)` with
+/// one `maxDepth` violation when the location is deeper than [`MAX_DEPTH`]; the node's result
+/// when the stack ran low and the node ran again on a fresh stack segment; `None` otherwise.
+#[inline]
+pub fn guard(node: Node, v: &Value, at: &Loc<'_>, r: &mut Report) -> Option<bool> {
+    if at.depth() as usize > MAX_DEPTH {
+        return Some(r.fail(at, "maxDepth", || format!("nested deeper than {MAX_DEPTH} levels")));
+    }
+    if stacker::remaining_stack().is_some_and(|left| left < RED_ZONE) {
+        return Some(stacker::grow(SEGMENT, || node(v, at, r)));
+    }
+    None
+}
+
+/// Runs `f`, which handles a value nested `depth` levels deep, where the stack has room for it.
+fn with_stack<R>(depth: usize, f: impl FnOnce() -> R) -> R {
+    let need = depth.saturating_mul(STACK_PER_LEVEL).saturating_add(RED_ZONE);
+    stacker::maybe_grow(need, need.saturating_add(RED_ZONE), f)
+}
+
+/// The nesting depth of a JSON text: the largest number of containers around a value (`1` and
+/// `[]` are at depth 0, the `1` of `[1]` at depth 1). Stops counting beyond [`MAX_DEPTH`]. A
+/// text that is not JSON gets some number; the parser rejects it afterwards.
+pub fn text_depth(text: &[u8]) -> usize {
+    let mut open = 0usize;
+    let mut max = 0usize;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' => {}
+            b'[' | b'{' => {
+                max = max.max(open);
+                open += 1;
+            }
+            b']' | b'}' => open = open.saturating_sub(1),
+            b'"' => {
+                max = max.max(open);
+                i += 1;
+                while i < text.len() && text[i] != b'"' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => max = max.max(open),
+        }
+        if max > MAX_DEPTH {
+            return max;
+        }
+        i += 1;
+    }
+    max
+}
+
+/// The nesting depth of a value (as [`text_depth`]), counted without recursion; stops counting
+/// beyond [`MAX_DEPTH`].
+pub fn value_depth(value: &Value) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, d)) = stack.pop() {
+        max = max.max(d);
+        if max > MAX_DEPTH {
+            break;
+        }
+        match v {
+            Value::Array(items) => stack.extend(items.iter().map(|x| (x, d + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|x| (x, d + 1))),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// Drops a value of any depth without recursion (dropping a deeply nested `Value` the usual
+/// way recurses once per level).
+pub fn drop_deep(value: Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, x)| x)),
+            _ => {}
+        }
+    }
+}
+
+/// Parses JSON text whose depth [`text_depth`] found within [`MAX_DEPTH`].
+fn parse_json(text: &str) -> serde_json::Result<Value> {
+    use serde::Deserialize;
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let value = Value::deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// Whether no two items are JSON-equal: the canonical forms of the items (numbers as doubles,
+/// object members sorted by name) go into one buffer, and their slices into a hash set, so the
+/// check takes linear time.
+fn all_distinct(items: &[Value]) -> bool {
+    if items.len() < 2 {
+        return true;
+    }
+    let mut buf = Vec::new();
+    let mut ends = Vec::with_capacity(items.len());
+    let mut stack = Vec::new();
+    for item in items {
+        canonical(item, &mut buf, &mut stack);
+        ends.push(buf.len());
+    }
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    let mut start = 0;
+    for end in ends {
+        if !seen.insert(&buf[start..end]) {
+            return false;
+        }
+        start = end;
+    }
+    true
+}
+
+/// A part of a value still to write in [`canonical`].
+enum Part<'a> {
+    Value(&'a Value),
+    Name(&'a str),
+}
+
+/// Appends the canonical form of a value, without recursion: a type byte, then for numbers the
+/// bits of the double (`-0` as `0`), for strings and containers their length, then the members.
+fn canonical<'a>(value: &'a Value, out: &mut Vec<u8>, stack: &mut Vec<Part<'a>>) {
+    stack.push(Part::Value(value));
+    while let Some(part) = stack.pop() {
+        let v = match part {
+            Part::Name(s) => {
+                out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+                out.extend_from_slice(s.as_bytes());
+                continue;
+            }
+            Part::Value(v) => v,
+        };
+        match v {
+            Value::Null => out.push(b'n'),
+            Value::Bool(b) => out.push(if *b { b't' } else { b'f' }),
+            Value::Number(n) => {
+                let x = n.as_f64().unwrap_or(f64::NAN);
+                let x = if x == 0.0 { 0.0 } else { x };
+                out.push(b'#');
+                out.extend_from_slice(&x.to_bits().to_le_bytes());
+            }
+            Value::String(s) => {
+                out.push(b'"');
+                out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+                out.extend_from_slice(s.as_bytes());
+            }
+            Value::Array(a) => {
+                out.push(b'[');
+                out.extend_from_slice(&(a.len() as u64).to_le_bytes());
+                stack.extend(a.iter().rev().map(Part::Value));
+            }
+            Value::Object(m) => {
+                out.push(b'{');
+                out.extend_from_slice(&(m.len() as u64).to_le_bytes());
+                let mut members: Vec<(&String, &Value)> = m.iter().collect();
+                members.sort_unstable_by(|a, b| b.0.cmp(a.0));
+                for (k, x) in members {
+                    stack.push(Part::Value(x));
+                    stack.push(Part::Name(k));
+                }
+            }
+        }
+    }
 }

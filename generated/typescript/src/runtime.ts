@@ -84,6 +84,8 @@ function message(keyword: string, param: unknown): string {
       return "must equal the constant value";
     case "false":
       return "no value is allowed here";
+    case "maxDepth":
+      return `nested deeper than ${String(param)} levels`;
     default:
       return param === undefined ? `fails ${keyword}` : `fails ${keyword} ${p}`;
   }
@@ -152,14 +154,64 @@ export function includes(values: readonly unknown[], v: unknown): boolean {
   return false;
 }
 
-/** True when two items of the array are JSON-equal. */
+/** True when two items of the array are JSON-equal: scalars go into one set, the canonical
+ * form of arrays and objects into another, so the check takes linear time. */
 export function hasDuplicates(a: readonly unknown[]): boolean {
-  for (let i = 1; i < a.length; i++) {
-    for (let j = 0; j < i; j++) {
-      if (equal(a[i], a[j])) return true;
-    }
+  if (a.length < 2) return false;
+  const scalars = new Set<unknown>();
+  const containers = new Set<string>();
+  for (const x of a) {
+    const before = scalars.size + containers.size;
+    if (typeof x === "object" && x !== null) containers.add(canonical(x));
+    else scalars.add(x);
+    if (scalars.size + containers.size === before) return true;
   }
   return false;
+}
+
+/** The canonical form of a JSON value, built without recursion: object members sorted by
+ * name, numbers as JavaScript writes them (`-0` as `0`). `stack` holds values to write and
+ * text to write as it is; `text` tells which. */
+function canonical(value: unknown): string {
+  let out = "";
+  const stack: unknown[] = [value];
+  const text: boolean[] = [false];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (text.pop() === true) {
+      out += v as string;
+    } else if (Array.isArray(v)) {
+      out += "[";
+      stack.push("]");
+      text.push(true);
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push(v[i]);
+        text.push(false);
+        if (i > 0) {
+          stack.push(",");
+          text.push(true);
+        }
+      }
+    } else if (typeof v === "object" && v !== null) {
+      const o = v as JsonObject;
+      const keys = Object.keys(o).sort();
+      out += "{";
+      stack.push("}");
+      text.push(true);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i] as string;
+        stack.push(o[k]);
+        text.push(false);
+        stack.push((i > 0 ? "," : "") + JSON.stringify(k) + ":");
+        text.push(true);
+      }
+    } else if (typeof v === "string") {
+      out += JSON.stringify(v);
+    } else {
+      out += String(v);
+    }
+  }
+  return out;
 }
 
 /** The length of a string in Unicode code points. */
@@ -214,14 +266,19 @@ export function isMultipleOf(v: number, m: number): boolean {
   return Math.abs(q - Math.floor(q + 0.5)) <= 1e-9 * Math.max(1, Math.abs(q));
 }
 
-/** The number of items a node accepts (`contains`). */
+/** A node of the validation program; `d` is the depth of the instance location, taken by
+ * the nodes that reach a node on a cycle of the program. */
+export type Node = (v: unknown, at: Path, r: Reporter, d: number) => boolean;
+
+/** The number of items a node accepts (`contains`); `d` is the depth of the items. */
 export function countValid(
   a: readonly unknown[],
-  node: (v: unknown, at: Path, r: Reporter) => boolean,
+  node: Node,
+  d: number = 0,
 ): number {
   let n = 0;
   for (const x of a) {
-    if (node(x, null, null)) n++;
+    if (node(x, null, null, d)) n++;
   }
   return n;
 }
@@ -740,14 +797,28 @@ export function fillMap<T>(v: unknown, f: (v: T) => T): { [key: string]: T } {
   return out;
 }
 
-/** The number of nodes that accept the value (`oneOf`), stopping at two. */
+/** The number of nodes that accept the value (`oneOf`), stopping at two; `d` is the depth
+ * of the value. */
 export function countMatches(
   v: unknown,
-  nodes: readonly ((v: unknown, at: Path, r: Reporter) => boolean)[],
+  nodes: readonly Node[],
+  d: number = 0,
 ): number {
   let n = 0;
   for (const node of nodes) {
-    if (node(v, null, null) && ++n > 1) break;
+    if (node(v, null, null, d) && ++n > 1) break;
   }
   return n;
+}
+
+// Bounds on hostile instances (docs/validation.md, "Nesting").
+
+/** The deepest instance location (number of JSON Pointer reference tokens) a node on a cycle
+ * of the validation program checks; the same in every language. */
+export const MAX_DEPTH = 1024;
+
+/** The guard of a node on a cycle, entered deeper than {@link MAX_DEPTH}: one `maxDepth`
+ * violation, and the node does not descend further. */
+export function tooDeep(r: Reporter, at: Path): false {
+  return r === null ? false : report(r, at, "maxDepth", MAX_DEPTH);
 }

@@ -228,6 +228,16 @@ impl<'a> MBuilder<'a> {
                         out.push(format!("pattern={}", lit::regex(&src)));
                     }
                 }
+                // An integer beyond 2^53 compares with a bound as its double does
+                // (docs/validation.md); pydantic compares it exactly: such a bound is left to
+                // the validator.
+                (
+                    _,
+                    Check::Minimum(b)
+                    | Check::Maximum(b)
+                    | Check::ExclusiveMinimum(b)
+                    | Check::ExclusiveMaximum(b),
+                ) if b.abs() >= 9_007_199_254_740_992.0 => {}
                 // pydantic takes only integer bounds for `int`: the nearest integer that keeps
                 // the same integers in (`minimum: 0.5` is `ge=1`, `exclusiveMaximum: 2.5` is `lt=3`).
                 (Ty::Integer, Check::Minimum(b)) => {

@@ -36,6 +36,8 @@ pub enum PyCheck {
     },
     MaxWords(u64),
     Bound {
+        /// `v`, or `_rt.f64(v)` for a bound an integer's double can differ from (|b| >= 2^53).
+        value: &'static str,
         op: &'static str,
         keyword: &'static str,
         lit: String,
@@ -62,6 +64,8 @@ pub enum PyCheck {
         node: NodeId,
         min: u64,
         max: Option<u64>,
+        /// The node needs the items' pointers (for its depth guard).
+        deep: bool,
     },
     Properties {
         table: String,
@@ -85,6 +89,8 @@ pub enum PyCheck {
     MaxProperties(u64),
     PropertyNames {
         node: NodeId,
+        /// The node needs the object's pointer (for its depth guard).
+        deep: bool,
     },
     DependentRequired {
         table: String,
@@ -117,6 +123,8 @@ pub enum PyCheck {
 pub struct PyNode {
     pub id: NodeId,
     pub origin: crate::backend::escape::python::Line,
+    /// On a cycle of the program: checks the instance depth first.
+    pub guard: bool,
     pub generic: Vec<PyCheck>,
     pub strings: Vec<PyCheck>,
     pub numbers: Vec<PyCheck>,
@@ -221,6 +229,7 @@ pub(super) struct ValidatorsTpl<'a> {
 /// Builds the validator context; patterns, enum sets and lookup tables become named constants.
 pub(super) struct VBuilder<'a> {
     ir: &'a Ir,
+    plan: crate::backend::depth::DepthPlan,
     consts: Vec<PyConst>,
     tables: Vec<PyConst>,
     /// How many constants (and tables) each `_{prefix}{id}_` names so far.
@@ -308,6 +317,7 @@ impl<'a> VBuilder<'a> {
         let mut n = PyNode {
             id,
             origin: crate::backend::escape::python::line(node.origin.to_string().trim_end()),
+            guard: self.plan.guarded(id),
             generic: vec![],
             strings: vec![],
             numbers: vec![],
@@ -392,21 +402,25 @@ impl<'a> VBuilder<'a> {
                 }),
                 Check::MaxWords(m) => n.strings.push(PyCheck::MaxWords(m)),
                 Check::Minimum(b) => n.numbers.push(PyCheck::Bound {
+                    value: bound_value(b),
                     op: "<",
                     keyword: "minimum",
                     lit: lit::bound(b),
                 }),
                 Check::Maximum(b) => n.numbers.push(PyCheck::Bound {
+                    value: bound_value(b),
                     op: ">",
                     keyword: "maximum",
                     lit: lit::bound(b),
                 }),
                 Check::ExclusiveMinimum(b) => n.numbers.push(PyCheck::Bound {
+                    value: bound_value(b),
                     op: "<=",
                     keyword: "exclusiveMinimum",
                     lit: lit::bound(b),
                 }),
                 Check::ExclusiveMaximum(b) => n.numbers.push(PyCheck::Bound {
+                    value: bound_value(b),
                     op: ">=",
                     keyword: "exclusiveMaximum",
                     lit: lit::bound(b),
@@ -430,9 +444,12 @@ impl<'a> VBuilder<'a> {
                 Check::NoItems { from, keyword } => {
                     n.arrays.push(PyCheck::NoItems { from, keyword })
                 }
-                Check::Contains { node, min, max } => {
-                    n.arrays.push(PyCheck::Contains { node, min, max })
-                }
+                Check::Contains { node, min, max } => n.arrays.push(PyCheck::Contains {
+                    node,
+                    min,
+                    max,
+                    deep: self.plan.carries(node),
+                }),
                 Check::Properties(ps) => {
                     let rows: Vec<String> = ps
                         .iter()
@@ -492,7 +509,10 @@ impl<'a> VBuilder<'a> {
                 }
                 Check::MinProperties(m) => n.objects.push(PyCheck::MinProperties(m)),
                 Check::MaxProperties(m) => n.objects.push(PyCheck::MaxProperties(m)),
-                Check::PropertyNames(node) => n.objects.push(PyCheck::PropertyNames { node }),
+                Check::PropertyNames(node) => n.objects.push(PyCheck::PropertyNames {
+                    node,
+                    deep: self.plan.carries(node),
+                }),
                 Check::DependentRequired(deps) => {
                     let rows: Vec<String> = deps
                         .iter()
@@ -581,6 +601,16 @@ pub(super) fn type_test(tests: &[&str]) -> String {
     }
 }
 
+/// What a numeric bound compares: `v` itself when the bound is below 2^53 in magnitude (an
+/// integer then compares with it exactly as its double does), else the double of `v`.
+fn bound_value(b: f64) -> &'static str {
+    if b.abs() < 9_007_199_254_740_992.0 {
+        "v"
+    } else {
+        "_rt.f64(v)"
+    }
+}
+
 /// The width of `_nN(v, p, None)`.
 pub(super) fn call_width(node: NodeId) -> usize {
     node.to_string().len() + 15
@@ -612,6 +642,7 @@ pub(super) fn escape_token(s: &str) -> String {
 pub(super) fn render_validators(ir: &Ir) -> Result<String> {
     let mut b = VBuilder {
         ir,
+        plan: crate::backend::depth::DepthPlan::new(&ir.program),
         consts: vec![],
         tables: vec![],
         const_counts: HashMap::new(),

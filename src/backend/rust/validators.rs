@@ -3,6 +3,7 @@
 use askama::Template;
 
 use super::{json_type, literal, raw_literal, GENERATED};
+use crate::backend::depth::DepthPlan;
 use crate::backend::escape::{self, rust::Line};
 use crate::backend::pattern::{plan, Dialect};
 use crate::backend::run;
@@ -28,6 +29,8 @@ pub(crate) struct Call {
 pub(crate) struct NodeCtx {
     id: usize,
     origin: Line,
+    /// On a cycle of the program: checks the instance depth first.
+    guarded: bool,
     calls: Vec<Call>,
 }
 
@@ -133,6 +136,7 @@ fn format_variant(f: Format) -> &'static str {
 pub(crate) fn render(ir: &Ir) -> Result<String> {
     let mut constants = Vec::new();
     let mut nodes = Vec::new();
+    let depth = DepthPlan::new(&ir.program);
     let v = || p("v");
     let tail = |mut args: Vec<Arg>| {
         args.push(p("at"));
@@ -340,6 +344,7 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
         nodes.push(NodeCtx {
             id,
             origin: escape::rust::line(&node.origin.to_string()),
+            guarded: depth.guarded(id),
             calls,
         });
     }
@@ -390,7 +395,8 @@ fn imports(patterns: &[Static], constants: &[Static], nodes: &[NodeCtx]) -> Stri
         })
     };
     let mut items = Vec::new();
-    if uses("rt") || !patterns.is_empty() || !constants.is_empty() {
+    let guarded = nodes.iter().any(|n| n.guarded);
+    if uses("rt") || guarded || !patterns.is_empty() || !constants.is_empty() {
         items.push("self as rt");
     }
     if !constants.is_empty() {

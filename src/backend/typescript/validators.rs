@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::layout::{lay_lit, Before, Lit};
 use super::{fits, json_lit, num_lit, str_lit, ts_literal, Ctx, Import, GENERATED};
+use crate::backend::depth::DepthPlan;
 use crate::backend::escape::{self, typescript::Line as CommentLine};
 use crate::backend::pattern::{plan, Dialect};
 use crate::ir::{Check, Format, JsonType, Node};
@@ -53,8 +54,11 @@ pub(crate) struct ListConst {
 }
 
 pub(crate) struct NodeView {
-    name: String,
     origin: CommentLine,
+    /// The signature (`export function nN(…): boolean {`), laid out.
+    head: String,
+    /// On a cycle of the program: checks the instance depth first.
+    guard: bool,
     lines: Vec<Line>,
 }
 
@@ -107,6 +111,8 @@ struct Builder<'c> {
     keys: Vec<KeyConst>,
     /// The bodies of the functions the object checks of the current node are split into.
     parts: Vec<Vec<Line>>,
+    /// The nodes that guard the instance depth and the nodes that take it as a parameter.
+    plan: DepthPlan,
 }
 
 /// Most object checks one function holds. With many more, the nesting of the control flow of
@@ -139,21 +145,30 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
         enum_sets: Vec::new(),
         keys: Vec::new(),
         parts: Vec::new(),
+        plan: ctx.depth.clone(),
     };
     b.runtime.insert("report");
     let mut nodes = Vec::new();
     for (i, node) in ctx.ir.program.nodes.iter().enumerate() {
         let origin = node.origin.to_string();
         let lines = b.node(i, node);
+        let carries = b.plan.carries(i);
+        let guard = b.plan.guarded(i);
+        if guard {
+            b.use_rt("MAX_DEPTH");
+            b.use_rt("tooDeep");
+        }
         nodes.push(NodeView {
-            name: format!("n{i}"),
+            head: signature(&format!("n{i}"), carries),
             origin: escape::typescript::line(&origin),
+            guard,
             lines,
         });
         for (j, lines) in b.parts.drain(..).enumerate() {
             nodes.push(NodeView {
-                name: part_name(i, j),
+                head: signature(&part_name(i, j), carries),
                 origin: escape::typescript::line(&format!("{origin} (part {})", j + 1)),
+                guard: false,
                 lines,
             });
         }
@@ -208,6 +223,26 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
 
 fn indent(depth: usize) -> String {
     "  ".repeat(depth)
+}
+
+/// `export function nN(v: unknown, at: Path, r: Reporter[, d: number]): boolean {`, with the
+/// parameters one a line when the line is too long (as prettier lays it out). `d` is the
+/// instance depth, taken by the nodes that reach a node on a cycle of the program.
+fn signature(name: &str, depth: bool) -> String {
+    let mut params = vec!["v: unknown", "at: Path", "r: Reporter"];
+    if depth {
+        params.push("d: number");
+    }
+    let line = format!("export function {name}({}): boolean {{", params.join(", "));
+    if fits(0, &line) {
+        return line;
+    }
+    let mut out = format!("export function {name}(\n");
+    for p in params {
+        out.push_str(&format!("  {p},\n"));
+    }
+    out.push_str("): boolean {");
+    out
 }
 
 impl<'c> Builder<'c> {
@@ -290,14 +325,23 @@ impl<'c> Builder<'c> {
         node
     }
 
-    /// A child-node call that reports through `r`.
+    /// A child-node call that reports through `r`; a child at a location below the current
+    /// one (`at` is not `at`) is one level deeper.
     fn call(&self, node: usize, value: &str, at: &str) -> String {
-        format!("n{}({value}, {at}, r)", self.target(node))
+        let target = self.target(node);
+        let depth = match (self.plan.carries(target), at == "at") {
+            (false, _) => "",
+            (true, true) => ", d",
+            (true, false) => ", d + 1",
+        };
+        format!("n{target}({value}, {at}, r{depth})")
     }
 
-    /// A child-node call in quick mode.
+    /// A child-node call in quick mode, at the current location.
     fn quick(&self, node: usize, value: &str) -> String {
-        format!("n{}({value}, null, null)", self.target(node))
+        let target = self.target(node);
+        let depth = if self.plan.carries(target) { ", d" } else { "" };
+        format!("n{target}({value}, null, null{depth})")
     }
 
     /// Reading a property of the object `v`.
@@ -450,7 +494,13 @@ impl<'c> Builder<'c> {
                     });
                     let name = part_name(index, self.parts.len());
                     self.parts.push(body);
-                    self.check(&mut lines, 1, vec![format!("!{name}(v, at, r)")], None);
+                    let depth = if self.plan.carries(index) { ", d" } else { "" };
+                    self.check(
+                        &mut lines,
+                        1,
+                        vec![format!("!{name}(v, at, r{depth})")],
+                        None,
+                    );
                 }
                 continue;
             }
@@ -506,10 +556,12 @@ impl<'c> Builder<'c> {
                     .collect();
                 let name = self.list_const("B", "", "", items);
                 self.use_rt("countMatches");
+                let carries = ns.iter().any(|n| self.plan.carries(self.target(*n)));
+                let depth = if carries { ", d" } else { "" };
                 self.check(
                     lines,
                     d,
-                    vec![format!("countMatches(v, {name}) !== 1")],
+                    vec![format!("countMatches(v, {name}{depth}) !== 1")],
                     Some(("at", "oneOf", None)),
                 );
             }
@@ -823,7 +875,15 @@ impl<'c> Builder<'c> {
                     indent: indent(d),
                     kind: LineKind::Const {
                         name: "c".into(),
-                        expr: format!("countValid(v, n{})", self.target(*node)),
+                        expr: {
+                            let target = self.target(*node);
+                            let depth = if self.plan.carries(target) {
+                                ", d + 1"
+                            } else {
+                                ""
+                            };
+                            format!("countValid(v, n{target}{depth})")
+                        },
                     },
                 });
                 self.check(
@@ -1057,6 +1117,15 @@ fn part_lines(part: &str, at: usize, tail: &str, alone: bool, out: &mut Vec<Stri
             return;
         }
     }
+    if let Some((head, args)) = call_parts(part) {
+        // A call too long for its line: one argument a line.
+        out.push(format!("{pad}{head}("));
+        for a in args {
+            out.push(format!("{pad}  {a},"));
+        }
+        out.push(format!("{pad}){tail}"));
+        return;
+    }
     for op in [" !== ", " === ", " <= ", " >= ", " < ", " > "] {
         if let [left, right] = split_top(part, op).as_slice() {
             let right_pad = if alone {
@@ -1070,6 +1139,40 @@ fn part_lines(part: &str, at: usize, tail: &str, alone: bool, out: &mut Vec<Stri
         }
     }
     out.push(format!("{pad}{part}{tail}"));
+}
+
+/// A part that is one call (`!n1(a, b)`): the callee with its prefix, and the arguments.
+fn call_parts(part: &str) -> Option<(&str, Vec<&str>)> {
+    let open = part.find('(')?;
+    let head = &part[..open];
+    let name = head.strip_prefix('!').unwrap_or(head);
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    // The parenthesis at `open` must close at the very end.
+    let (mut depth, mut quote, mut escaped) = (0i32, None, false);
+    for (i, c) in part.bytes().enumerate().skip(open) {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == b'\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+        } else if c == b'"' || c == b'\'' {
+            quote = Some(c);
+        } else if c == b'(' {
+            depth += 1;
+        } else if c == b')' {
+            depth -= 1;
+            if depth == 0 && i + 1 != part.len() {
+                return None;
+            }
+        }
+    }
+    let inner = part[open + 1..].strip_suffix(')')?;
+    Some((head, split_top(inner, ", ")))
 }
 
 /// `text` split at `sep` where it stands outside string literals and brackets.

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 import re
+import sys
+import threading
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from typing import Annotated, Any, NamedTuple, TypeVar
@@ -78,6 +80,7 @@ _MESSAGES = {
     "anyOf": "matches none of the alternatives",
     "oneOf": "does not match exactly one alternative",
     "not": "matches a forbidden schema",
+    "maxDepth": "nested deeper than {} levels",
 }
 
 
@@ -152,18 +155,40 @@ def esc(token: str) -> str:
 
 
 def is_int(v: Any) -> bool:
-    """``type: integer``: a number with no fractional part (``1.0`` is an integer)."""
+    """``type: integer``: a number with no fractional part (``1.0`` is an integer) whose
+    double is finite (an integer of 309 digits is a number, as in JavaScript, not an integer).
+    """
     t = type(v)
-    return t is int or (t is float and v.is_integer())
+    if t is int:
+        return bool(-_INT_LIMIT < v < _INT_LIMIT)
+    return t is float and v.is_integer()
+
+
+#: Integers from here on round to an infinite double.
+_INT_LIMIT = 2**1024 - 2**970
+
+
+def f64(v: float) -> float:
+    """The IEEE double of a JSON number, as every language compares numbers
+    (docs/validation.md): an integer is rounded to the nearest double, or to an infinity.
+    """
+    if type(v) is float:
+        return v
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
 
 
 def json_equal(a: Any, b: Any) -> bool:
-    """JSON equality: numbers by value, ``True != 1``, objects ignore key order."""
+    """JSON equality: numbers by value (as doubles), ``True != 1``, objects ignore key
+    order.
+    """
     ta, tb = type(a), type(b)
     if ta is bool or tb is bool:
         return ta is tb and a == b
     if ta in (int, float) and tb in (int, float):
-        return bool(a == b)
+        return f64(a) == f64(b)
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
@@ -178,35 +203,78 @@ def json_in(v: Any, values: Iterable[Any]) -> bool:
     return any(json_equal(v, c) for c in values)
 
 
+#: Markers of ``true``, ``false``, arrays and objects in canonical keys.
+_TRUE = ("t",)
+_FALSE = ("f",)
+_LIST = ("[",)
+_DICT = ("{",)
+
+
 def _key(v: Any) -> Any:
-    """A hashable key that is equal for JSON-equal values (``1 == 1.0``, ``True != 1``)."""
+    """A hashable key that is equal for JSON-equal values (``1 == 1.0``, ``True != 1``),
+    built without recursion: a string, a double, ``None``, a marker, or for an array or an
+    object the tuple of its canonical tokens (a marker and the length, then the items, or
+    the members sorted by name).
+    """
     t = type(v)
-    if t is bool or v is None:
-        return (t, v)
-    if t is float and v.is_integer():
-        return (int, int(v))
-    if t is int or t is float:
-        return (int, v)
-    if isinstance(v, dict):
-        return (dict, frozenset((k, _key(x)) for k, x in v.items()))
-    if isinstance(v, list):
-        return (list, tuple(_key(x) for x in v))
-    return (str, v)
+    if t is str or t is float or v is None:
+        return v
+    if t is bool:
+        return _TRUE if v else _FALSE
+    if t is int:
+        return f64(v)
+    out: list[Any] = []
+    append = out.append
+    stack: list[Any] = [v]
+    push = stack.append
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is str or t is float or x is None:
+            append(x)
+        elif t is dict:
+            append(_DICT)
+            append(len(x))
+            for k in sorted(x, reverse=True):
+                push(x[k])
+                push(k)
+        elif t is list:
+            append(_LIST)
+            append(len(x))
+            stack.extend(reversed(x))
+        elif t is bool:
+            append(_TRUE if x else _FALSE)
+        else:
+            append(f64(x))
+    return tuple(out)
 
 
 def unique(items: list[Any]) -> bool:
-    """Whether no two items are JSON-equal."""
-    return len({_key(x) for x in items}) == len(items)
+    """Whether no two items are JSON-equal (linear time: a set of canonical keys)."""
+    seen: set[Any] = set()
+    for x in items:
+        k = _key(x)
+        if k in seen:
+            return False
+        seen.add(k)
+    return True
 
 
-def any_valid(nodes: tuple[Validator, ...], v: Any) -> bool:
-    """Whether a branch accepts ``v`` (``anyOf`` with many branches)."""
-    return any(n(v, "", None) for n in nodes)
+def any_valid(nodes: tuple[Validator, ...], v: Any, p: str) -> bool:
+    """Whether a branch accepts ``v`` at ``p`` (``anyOf`` with many branches)."""
+    for n in nodes:
+        if n(v, p, None):
+            return True
+    return False
 
 
-def count_valid(nodes: tuple[Validator, ...], v: Any) -> int:
-    """How many branches accept ``v`` (``oneOf`` with many branches)."""
-    return sum(1 for n in nodes if n(v, "", None))
+def count_valid(nodes: tuple[Validator, ...], v: Any, p: str) -> int:
+    """How many branches accept ``v`` at ``p`` (``oneOf`` with many branches)."""
+    c = 0
+    for n in nodes:
+        if n(v, p, None):
+            c += 1
+    return c
 
 
 def count_true(*results: bool) -> int:
@@ -216,7 +284,7 @@ def count_true(*results: bool) -> int:
 
 def multiple_of(v: float, m: float) -> bool:
     """``multipleOf`` with the shared tolerance of docs/validation.md."""
-    q = v / m
+    q = f64(v) / m
     if math.isinf(q) or math.isnan(q):
         return False
     return abs(q - math.floor(q + 0.5)) <= 1e-9 * max(1.0, abs(q))
@@ -247,8 +315,8 @@ Validator = Callable[[Any, str, "list[Violation] | None"], bool]
 
 def check(validator: Validator, data: Any) -> None:
     """Runs a validator; raises ``ValidationError`` with every violation when it fails."""
-    out: list[Violation] = []
-    if not validator(data, "", out):
+    out = violations(validator, data)
+    if out:
         raise ValidationError(out)
 
 
@@ -259,9 +327,7 @@ def check_model(validator: Validator, data: Any, info: ValidationInfo) -> Any:
     """
     if isinstance(info.context, dict) and info.context.get("ctxgen_validated"):
         return data
-    out: list[Violation] = []
-    if not validator(data, "", out):
-        raise ValidationError(out)
+    check(validator, data)
     return data
 
 
@@ -698,3 +764,62 @@ def is_regex(s: str) -> bool:
     except re.error:
         return False
     return True
+
+
+# --- bounds on hostile instances (docs/validation.md, "Nesting") ----------------------
+
+#: The deepest instance location (number of JSON Pointer reference tokens) a validator on a
+#: cycle of the validation program checks; the same in every language.
+MAX_DEPTH = 1024
+
+
+def too_deep(p: str, out: list[Violation] | None) -> bool:
+    """The guard of a validator on a cycle entered deeper than ``MAX_DEPTH``: one
+    ``maxDepth`` violation, and the validator does not descend further.
+    """
+    if out is not None:
+        out.append(fail(p, "maxDepth", MAX_DEPTH))
+    return False
+
+
+def violations(validator: Validator, data: Any) -> list[Violation]:
+    """Every violation of ``data``. A deeply nested instance can need more frames than
+    Python's recursion limit allows (several per level, ``MAX_DEPTH`` levels at most): the
+    validator then runs again with the limit raised (pure Python calls take no C stack on
+    Python 3.11 and later), and the limit is restored afterwards.
+    """
+    out: list[Violation] = []
+    try:
+        validator(data, "", out)
+    except RecursionError:
+        out = _deep(validator, data)
+    return out
+
+
+_limit_lock = threading.Lock()
+_limit_users = 0
+_limit_saved = 0
+
+
+def _deep(validator: Validator, data: Any) -> list[Violation]:
+    global _limit_users, _limit_saved
+    frames = 16 * (MAX_DEPTH + 2)
+    while True:
+        with _limit_lock:
+            if _limit_users == 0:
+                _limit_saved = sys.getrecursionlimit()
+            _limit_users += 1
+            sys.setrecursionlimit(max(sys.getrecursionlimit(), _limit_saved + frames))
+        out: list[Violation] = []
+        try:
+            validator(data, "", out)
+            return out
+        except RecursionError:
+            if frames >= 1 << 24:
+                raise
+            frames *= 4
+        finally:
+            with _limit_lock:
+                _limit_users -= 1
+                if _limit_users == 0:
+                    sys.setrecursionlimit(_limit_saved)

@@ -365,9 +365,7 @@ _A3: TypeAdapter[Freshness] = TypeAdapter(Freshness, config=_rt.ADAPTER_CONFIG)
 
 def validate_agent_context_report(data: Any) -> list[Violation]:
     """Every violation of the ``AgentContextReport`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n0(data, "", out)
-    return out
+    return _rt.violations(_v._n0, data)
 
 
 def parse_agent_context_report(data: Any) -> AgentContextReport:
@@ -378,9 +376,7 @@ def parse_agent_context_report(data: Any) -> AgentContextReport:
 
 def validate_context_report(data: Any) -> list[Violation]:
     """Every violation of the ``ContextReport`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n1(data, "", out)
-    return out
+    return _rt.violations(_v._n1, data)
 
 
 def parse_context_report(data: Any) -> ContextReport:
@@ -391,9 +387,7 @@ def parse_context_report(data: Any) -> ContextReport:
 
 def validate_context_window(data: Any) -> list[Violation]:
     """Every violation of the ``ContextWindow`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n5(data, "", out)
-    return out
+    return _rt.violations(_v._n5, data)
 
 
 def parse_context_window(data: Any) -> ContextWindow:
@@ -404,9 +398,7 @@ def parse_context_window(data: Any) -> ContextWindow:
 
 def validate_freshness(data: Any) -> list[Violation]:
     """Every violation of the ``Freshness`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n10(data, "", out)
-    return out
+    return _rt.violations(_v._n10, data)
 
 
 def parse_freshness(data: Any) -> Freshness:
@@ -417,9 +409,7 @@ def parse_freshness(data: Any) -> Freshness:
 
 def validate_file_category_counts(data: Any) -> list[Violation]:
     """Every violation of the ``FileCategoryCounts`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n9(data, "", out)
-    return out
+    return _rt.violations(_v._n9, data)
 
 
 def parse_file_category_counts(data: Any) -> FileCategoryCounts:
@@ -430,9 +420,7 @@ def parse_file_category_counts(data: Any) -> FileCategoryCounts:
 
 def validate_loaded_project(data: Any) -> list[Violation]:
     """Every violation of the ``LoadedProject`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n8(data, "", out)
-    return out
+    return _rt.violations(_v._n8, data)
 
 
 def parse_loaded_project(data: Any) -> LoadedProject:
@@ -443,9 +431,7 @@ def parse_loaded_project(data: Any) -> LoadedProject:
 
 def validate_loaded_task(data: Any) -> list[Violation]:
     """Every violation of the ``LoadedTask`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n12(data, "", out)
-    return out
+    return _rt.violations(_v._n12, data)
 
 
 def parse_loaded_task(data: Any) -> LoadedTask:
@@ -456,9 +442,7 @@ def parse_loaded_task(data: Any) -> LoadedTask:
 
 def validate_loaded_document(data: Any) -> list[Violation]:
     """Every violation of the ``LoadedDocument`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n15(data, "", out)
-    return out
+    return _rt.violations(_v._n15, data)
 
 
 def parse_loaded_document(data: Any) -> LoadedDocument:
@@ -469,9 +453,7 @@ def parse_loaded_document(data: Any) -> LoadedDocument:
 
 def validate_capabilities(data: Any) -> list[Violation]:
     """Every violation of the ``Capabilities`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n16(data, "", out)
-    return out
+    return _rt.violations(_v._n16, data)
 
 
 def parse_capabilities(data: Any) -> Capabilities:
@@ -482,9 +464,7 @@ def parse_capabilities(data: Any) -> Capabilities:
 
 def validate_memory_state(data: Any) -> list[Violation]:
     """Every violation of the ``MemoryState`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n19(data, "", out)
-    return out
+    return _rt.violations(_v._n19, data)
 
 
 def parse_memory_state(data: Any) -> MemoryState:
@@ -495,9 +475,7 @@ def parse_memory_state(data: Any) -> MemoryState:
 
 def validate_report_context_input(data: Any) -> list[Violation]:
     """Every violation of the ``ReportContextInput`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n20(data, "", out)
-    return out
+    return _rt.violations(_v._n20, data)
 
 
 def parse_report_context_input(data: Any) -> ReportContextInput:

@@ -50,9 +50,7 @@ _A15: TypeAdapter[ContextPath] = TypeAdapter(ContextPath, config=_rt.ADAPTER_CON
 
 def validate_unit_score(data: Any) -> list[Violation]:
     """Every violation of the ``UnitScore`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n21(data, "", out)
-    return out
+    return _rt.violations(_v._n21, data)
 
 
 def parse_unit_score(data: Any) -> UnitScore:
@@ -63,9 +61,7 @@ def parse_unit_score(data: Any) -> UnitScore:
 
 def validate_non_negative_integer(data: Any) -> list[Violation]:
     """Every violation of the ``NonNegativeInteger`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n4(data, "", out)
-    return out
+    return _rt.violations(_v._n4, data)
 
 
 def parse_non_negative_integer(data: Any) -> NonNegativeInteger:
@@ -76,9 +72,7 @@ def parse_non_negative_integer(data: Any) -> NonNegativeInteger:
 
 def validate_date_time(data: Any) -> list[Violation]:
     """Every violation of the ``DateTime`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n3(data, "", out)
-    return out
+    return _rt.violations(_v._n3, data)
 
 
 def parse_date_time(data: Any) -> DateTime:
@@ -89,9 +83,7 @@ def parse_date_time(data: Any) -> DateTime:
 
 def validate_date(data: Any) -> list[Violation]:
     """Every violation of the ``Date`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n22(data, "", out)
-    return out
+    return _rt.violations(_v._n22, data)
 
 
 def parse_date(data: Any) -> Date:
@@ -102,9 +94,7 @@ def parse_date(data: Any) -> Date:
 
 def validate_context_path(data: Any) -> list[Violation]:
     """Every violation of the ``ContextPath`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n23(data, "", out)
-    return out
+    return _rt.violations(_v._n23, data)
 
 
 def parse_context_path(data: Any) -> ContextPath:

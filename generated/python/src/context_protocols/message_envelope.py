@@ -54,9 +54,7 @@ MessageEnvelope.model_rebuild()
 
 def validate_message_envelope(data: Any) -> list[Violation]:
     """Every violation of the ``MessageEnvelope`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n24(data, "", out)
-    return out
+    return _rt.violations(_v._n24, data)
 
 
 def parse_message_envelope(data: Any) -> MessageEnvelope:

@@ -817,9 +817,7 @@ _A42: TypeAdapter[Severity] = TypeAdapter(Severity, config=_rt.ADAPTER_CONFIG)
 
 def validate_document_type(data: Any) -> list[Violation]:
     """Every violation of the ``DocumentType`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n26(data, "", out)
-    return out
+    return _rt.violations(_v._n26, data)
 
 
 def parse_document_type(data: Any) -> DocumentType:
@@ -830,9 +828,7 @@ def parse_document_type(data: Any) -> DocumentType:
 
 def validate_chapter_type(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterType`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n27(data, "", out)
-    return out
+    return _rt.violations(_v._n27, data)
 
 
 def parse_chapter_type(data: Any) -> ChapterType:
@@ -843,9 +839,7 @@ def parse_chapter_type(data: Any) -> ChapterType:
 
 def validate_chapter_status(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterStatus`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n28(data, "", out)
-    return out
+    return _rt.violations(_v._n28, data)
 
 
 def parse_chapter_status(data: Any) -> ChapterStatus:
@@ -856,9 +850,7 @@ def parse_chapter_status(data: Any) -> ChapterStatus:
 
 def validate_section_status(data: Any) -> list[Violation]:
     """Every violation of the ``SectionStatus`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n29(data, "", out)
-    return out
+    return _rt.violations(_v._n29, data)
 
 
 def parse_section_status(data: Any) -> SectionStatus:
@@ -869,9 +861,7 @@ def parse_section_status(data: Any) -> SectionStatus:
 
 def validate_citation_style(data: Any) -> list[Violation]:
     """Every violation of the ``CitationStyle`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n30(data, "", out)
-    return out
+    return _rt.violations(_v._n30, data)
 
 
 def parse_citation_style(data: Any) -> CitationStyle:
@@ -882,9 +872,7 @@ def parse_citation_style(data: Any) -> CitationStyle:
 
 def validate_methodology_type(data: Any) -> list[Violation]:
     """Every violation of the ``MethodologyType`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n31(data, "", out)
-    return out
+    return _rt.violations(_v._n31, data)
 
 
 def parse_methodology_type(data: Any) -> MethodologyType:
@@ -895,9 +883,7 @@ def parse_methodology_type(data: Any) -> MethodologyType:
 
 def validate_tense(data: Any) -> list[Violation]:
     """Every violation of the ``Tense`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n32(data, "", out)
-    return out
+    return _rt.violations(_v._n32, data)
 
 
 def parse_tense(data: Any) -> Tense:
@@ -908,9 +894,7 @@ def parse_tense(data: Any) -> Tense:
 
 def validate_tense_rules(data: Any) -> list[Violation]:
     """Every violation of the ``TenseRules`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n33(data, "", out)
-    return out
+    return _rt.violations(_v._n33, data)
 
 
 def parse_tense_rules(data: Any) -> TenseRules:
@@ -921,9 +905,7 @@ def parse_tense_rules(data: Any) -> TenseRules:
 
 def validate_heading_style(data: Any) -> list[Violation]:
     """Every violation of the ``HeadingStyle`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n34(data, "", out)
-    return out
+    return _rt.violations(_v._n34, data)
 
 
 def parse_heading_style(data: Any) -> HeadingStyle:
@@ -934,9 +916,7 @@ def parse_heading_style(data: Any) -> HeadingStyle:
 
 def validate_figure_prefix(data: Any) -> list[Violation]:
     """Every violation of the ``FigurePrefix`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n35(data, "", out)
-    return out
+    return _rt.violations(_v._n35, data)
 
 
 def parse_figure_prefix(data: Any) -> FigurePrefix:
@@ -947,9 +927,7 @@ def parse_figure_prefix(data: Any) -> FigurePrefix:
 
 def validate_table_prefix(data: Any) -> list[Violation]:
     """Every violation of the ``TablePrefix`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n36(data, "", out)
-    return out
+    return _rt.violations(_v._n36, data)
 
 
 def parse_table_prefix(data: Any) -> TablePrefix:
@@ -960,9 +938,7 @@ def parse_table_prefix(data: Any) -> TablePrefix:
 
 def validate_equation_numbering(data: Any) -> list[Violation]:
     """Every violation of the ``EquationNumbering`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n37(data, "", out)
-    return out
+    return _rt.violations(_v._n37, data)
 
 
 def parse_equation_numbering(data: Any) -> EquationNumbering:
@@ -973,9 +949,7 @@ def parse_equation_numbering(data: Any) -> EquationNumbering:
 
 def validate_formatting(data: Any) -> list[Violation]:
     """Every violation of the ``Formatting`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n38(data, "", out)
-    return out
+    return _rt.violations(_v._n38, data)
 
 
 def parse_formatting(data: Any) -> Formatting:
@@ -986,9 +960,7 @@ def parse_formatting(data: Any) -> Formatting:
 
 def validate_style_guide(data: Any) -> list[Violation]:
     """Every violation of the ``StyleGuide`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n39(data, "", out)
-    return out
+    return _rt.violations(_v._n39, data)
 
 
 def parse_style_guide(data: Any) -> StyleGuide:
@@ -999,9 +971,7 @@ def parse_style_guide(data: Any) -> StyleGuide:
 
 def validate_chapter_style_guide(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterStyleGuide`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n40(data, "", out)
-    return out
+    return _rt.violations(_v._n40, data)
 
 
 def parse_chapter_style_guide(data: Any) -> ChapterStyleGuide:
@@ -1012,9 +982,7 @@ def parse_chapter_style_guide(data: Any) -> ChapterStyleGuide:
 
 def validate_section_style_guide(data: Any) -> list[Violation]:
     """Every violation of the ``SectionStyleGuide`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n41(data, "", out)
-    return out
+    return _rt.violations(_v._n41, data)
 
 
 def parse_section_style_guide(data: Any) -> SectionStyleGuide:
@@ -1025,9 +993,7 @@ def parse_section_style_guide(data: Any) -> SectionStyleGuide:
 
 def validate_glossary_entry(data: Any) -> list[Violation]:
     """Every violation of the ``GlossaryEntry`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n42(data, "", out)
-    return out
+    return _rt.violations(_v._n42, data)
 
 
 def parse_glossary_entry(data: Any) -> GlossaryEntry:
@@ -1038,9 +1004,7 @@ def parse_glossary_entry(data: Any) -> GlossaryEntry:
 
 def validate_chapter_outline(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterOutline`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n43(data, "", out)
-    return out
+    return _rt.violations(_v._n43, data)
 
 
 def parse_chapter_outline(data: Any) -> ChapterOutline:
@@ -1051,9 +1015,7 @@ def parse_chapter_outline(data: Any) -> ChapterOutline:
 
 def validate_chapter_summary(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterSummary`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n45(data, "", out)
-    return out
+    return _rt.violations(_v._n45, data)
 
 
 def parse_chapter_summary(data: Any) -> ChapterSummary:
@@ -1064,9 +1026,7 @@ def parse_chapter_summary(data: Any) -> ChapterSummary:
 
 def validate_word_budget(data: Any) -> list[Violation]:
     """Every violation of the ``WordBudget`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n47(data, "", out)
-    return out
+    return _rt.violations(_v._n47, data)
 
 
 def parse_word_budget(data: Any) -> WordBudget:
@@ -1077,9 +1037,7 @@ def parse_word_budget(data: Any) -> WordBudget:
 
 def validate_thesis_context(data: Any) -> list[Violation]:
     """Every violation of the ``ThesisContext`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n48(data, "", out)
-    return out
+    return _rt.violations(_v._n48, data)
 
 
 def parse_thesis_context(data: Any) -> ThesisContext:
@@ -1090,9 +1048,7 @@ def parse_thesis_context(data: Any) -> ThesisContext:
 
 def validate_section_assignment(data: Any) -> list[Violation]:
     """Every violation of the ``SectionAssignment`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n53(data, "", out)
-    return out
+    return _rt.violations(_v._n53, data)
 
 
 def parse_section_assignment(data: Any) -> SectionAssignment:
@@ -1103,9 +1059,7 @@ def parse_section_assignment(data: Any) -> SectionAssignment:
 
 def validate_chapter_context(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterContext`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n54(data, "", out)
-    return out
+    return _rt.violations(_v._n54, data)
 
 
 def parse_chapter_context(data: Any) -> ChapterContext:
@@ -1116,9 +1070,7 @@ def parse_chapter_context(data: Any) -> ChapterContext:
 
 def validate_section_context(data: Any) -> list[Violation]:
     """Every violation of the ``SectionContext`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n59(data, "", out)
-    return out
+    return _rt.violations(_v._n59, data)
 
 
 def parse_section_context(data: Any) -> SectionContext:
@@ -1129,9 +1081,7 @@ def parse_section_context(data: Any) -> SectionContext:
 
 def validate_target_type(data: Any) -> list[Violation]:
     """Every violation of the ``TargetType`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n61(data, "", out)
-    return out
+    return _rt.violations(_v._n61, data)
 
 
 def parse_target_type(data: Any) -> TargetType:
@@ -1142,9 +1092,7 @@ def parse_target_type(data: Any) -> TargetType:
 
 def validate_severity(data: Any) -> list[Violation]:
     """Every violation of the ``Severity`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n62(data, "", out)
-    return out
+    return _rt.violations(_v._n62, data)
 
 
 def parse_severity(data: Any) -> Severity:
@@ -1155,9 +1103,7 @@ def parse_severity(data: Any) -> Severity:
 
 def validate_category_scores(data: Any) -> list[Violation]:
     """Every violation of the ``CategoryScores`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n63(data, "", out)
-    return out
+    return _rt.violations(_v._n63, data)
 
 
 def parse_category_scores(data: Any) -> CategoryScores:
@@ -1168,9 +1114,7 @@ def parse_category_scores(data: Any) -> CategoryScores:
 
 def validate_quality_issue(data: Any) -> list[Violation]:
     """Every violation of the ``QualityIssue`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n64(data, "", out)
-    return out
+    return _rt.violations(_v._n64, data)
 
 
 def parse_quality_issue(data: Any) -> QualityIssue:
@@ -1181,9 +1125,7 @@ def parse_quality_issue(data: Any) -> QualityIssue:
 
 def validate_context_used(data: Any) -> list[Violation]:
     """Every violation of the ``ContextUsed`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n65(data, "", out)
-    return out
+    return _rt.violations(_v._n65, data)
 
 
 def parse_context_used(data: Any) -> ContextUsed:
@@ -1194,9 +1136,7 @@ def parse_context_used(data: Any) -> ContextUsed:
 
 def validate_quality_report(data: Any) -> list[Violation]:
     """Every violation of the ``QualityReport`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n66(data, "", out)
-    return out
+    return _rt.violations(_v._n66, data)
 
 
 def parse_quality_report(data: Any) -> QualityReport:

@@ -1056,9 +1056,7 @@ _A73: TypeAdapter[MessageDirection] = TypeAdapter(
 
 def validate_score(data: Any) -> list[Violation]:
     """Every violation of the ``Score`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n68(data, "", out)
-    return out
+    return _rt.violations(_v._n68, data)
 
 
 def parse_score(data: Any) -> Score:
@@ -1069,9 +1067,7 @@ def parse_score(data: Any) -> Score:
 
 def validate_engagement(data: Any) -> list[Violation]:
     """Every violation of the ``Engagement`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n69(data, "", out)
-    return out
+    return _rt.violations(_v._n69, data)
 
 
 def parse_engagement(data: Any) -> Engagement:
@@ -1082,9 +1078,7 @@ def parse_engagement(data: Any) -> Engagement:
 
 def validate_alternative_time(data: Any) -> list[Violation]:
     """Every violation of the ``AlternativeTime`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n70(data, "", out)
-    return out
+    return _rt.violations(_v._n70, data)
 
 
 def parse_alternative_time(data: Any) -> AlternativeTime:
@@ -1095,9 +1089,7 @@ def parse_alternative_time(data: Any) -> AlternativeTime:
 
 def validate_attendee_action_type(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeActionType`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n72(data, "", out)
-    return out
+    return _rt.violations(_v._n72, data)
 
 
 def parse_attendee_action_type(data: Any) -> AttendeeActionType:
@@ -1108,9 +1100,7 @@ def parse_attendee_action_type(data: Any) -> AttendeeActionType:
 
 def validate_reply_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``ReplySubtype`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n73(data, "", out)
-    return out
+    return _rt.violations(_v._n73, data)
 
 
 def parse_reply_subtype(data: Any) -> ReplySubtype:
@@ -1121,9 +1111,7 @@ def parse_reply_subtype(data: Any) -> ReplySubtype:
 
 def validate_wait_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``WaitSubtype`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n74(data, "", out)
-    return out
+    return _rt.violations(_v._n74, data)
 
 
 def parse_wait_subtype(data: Any) -> WaitSubtype:
@@ -1134,9 +1122,7 @@ def parse_wait_subtype(data: Any) -> WaitSubtype:
 
 def validate_confirm_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``ConfirmSubtype`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n75(data, "", out)
-    return out
+    return _rt.violations(_v._n75, data)
 
 
 def parse_confirm_subtype(data: Any) -> ConfirmSubtype:
@@ -1147,9 +1133,7 @@ def parse_confirm_subtype(data: Any) -> ConfirmSubtype:
 
 def validate_escalate_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateSubtype`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n76(data, "", out)
-    return out
+    return _rt.violations(_v._n76, data)
 
 
 def parse_escalate_subtype(data: Any) -> EscalateSubtype:
@@ -1160,9 +1144,7 @@ def parse_escalate_subtype(data: Any) -> EscalateSubtype:
 
 def validate_close_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``CloseSubtype`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n77(data, "", out)
-    return out
+    return _rt.violations(_v._n77, data)
 
 
 def parse_close_subtype(data: Any) -> CloseSubtype:
@@ -1173,9 +1155,7 @@ def parse_close_subtype(data: Any) -> CloseSubtype:
 
 def validate_empty_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EmptyMetadata`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n78(data, "", out)
-    return out
+    return _rt.violations(_v._n78, data)
 
 
 def parse_empty_metadata(data: Any) -> EmptyMetadata:
@@ -1186,9 +1166,7 @@ def parse_empty_metadata(data: Any) -> EmptyMetadata:
 
 def validate_escalate_alternatives_proposed_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateAlternativesProposedMetadata`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n79(data, "", out)
-    return out
+    return _rt.violations(_v._n79, data)
 
 
 def parse_escalate_alternatives_proposed_metadata(
@@ -1201,9 +1179,7 @@ def parse_escalate_alternatives_proposed_metadata(
 
 def validate_escalate_unusual_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateUnusualMetadata`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n80(data, "", out)
-    return out
+    return _rt.violations(_v._n80, data)
 
 
 def parse_escalate_unusual_metadata(data: Any) -> EscalateUnusualMetadata:
@@ -1214,9 +1190,7 @@ def parse_escalate_unusual_metadata(data: Any) -> EscalateUnusualMetadata:
 
 def validate_escalate_internal_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateInternalMetadata`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n81(data, "", out)
-    return out
+    return _rt.violations(_v._n81, data)
 
 
 def parse_escalate_internal_metadata(data: Any) -> EscalateInternalMetadata:
@@ -1227,9 +1201,7 @@ def parse_escalate_internal_metadata(data: Any) -> EscalateInternalMetadata:
 
 def validate_attendee_next_action(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextAction`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n82(data, "", out)
-    return out
+    return _rt.violations(_v._n82, data)
 
 
 def parse_attendee_next_action(data: Any) -> AttendeeNextAction:
@@ -1240,9 +1212,7 @@ def parse_attendee_next_action(data: Any) -> AttendeeNextAction:
 
 def validate_attendee_next_action_initiate(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionInitiate`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n212(data, "", out)
-    return out
+    return _rt.violations(_v._n212, data)
 
 
 def parse_attendee_next_action_initiate(data: Any) -> AttendeeNextActionInitiate:
@@ -1253,9 +1223,7 @@ def parse_attendee_next_action_initiate(data: Any) -> AttendeeNextActionInitiate
 
 def validate_attendee_next_action_reply(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionReply`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n213(data, "", out)
-    return out
+    return _rt.violations(_v._n213, data)
 
 
 def parse_attendee_next_action_reply(data: Any) -> AttendeeNextActionReply:
@@ -1266,9 +1234,7 @@ def parse_attendee_next_action_reply(data: Any) -> AttendeeNextActionReply:
 
 def validate_attendee_next_action_wait(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionWait`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n214(data, "", out)
-    return out
+    return _rt.violations(_v._n214, data)
 
 
 def parse_attendee_next_action_wait(data: Any) -> AttendeeNextActionWait:
@@ -1279,9 +1245,7 @@ def parse_attendee_next_action_wait(data: Any) -> AttendeeNextActionWait:
 
 def validate_attendee_next_action_follow_up(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionFollowUp`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n215(data, "", out)
-    return out
+    return _rt.violations(_v._n215, data)
 
 
 def parse_attendee_next_action_follow_up(data: Any) -> AttendeeNextActionFollowUp:
@@ -1292,9 +1256,7 @@ def parse_attendee_next_action_follow_up(data: Any) -> AttendeeNextActionFollowU
 
 def validate_attendee_next_action_confirm(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionConfirm`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n216(data, "", out)
-    return out
+    return _rt.violations(_v._n216, data)
 
 
 def parse_attendee_next_action_confirm(data: Any) -> AttendeeNextActionConfirm:
@@ -1305,9 +1267,7 @@ def parse_attendee_next_action_confirm(data: Any) -> AttendeeNextActionConfirm:
 
 def validate_attendee_next_action_escalate(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalate`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n220(data, "", out)
-    return out
+    return _rt.violations(_v._n220, data)
 
 
 def parse_attendee_next_action_escalate(data: Any) -> AttendeeNextActionEscalate:
@@ -1320,9 +1280,7 @@ def validate_attendee_next_action_escalate_alternatives_proposed(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalateAlternativesProposed`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n217(data, "", out)
-    return out
+    return _rt.violations(_v._n217, data)
 
 
 def parse_attendee_next_action_escalate_alternatives_proposed(
@@ -1335,9 +1293,7 @@ def parse_attendee_next_action_escalate_alternatives_proposed(
 
 def validate_attendee_next_action_escalate_unusual(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalateUnusual`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n218(data, "", out)
-    return out
+    return _rt.violations(_v._n218, data)
 
 
 def parse_attendee_next_action_escalate_unusual(
@@ -1350,9 +1306,7 @@ def parse_attendee_next_action_escalate_unusual(
 
 def validate_attendee_next_action_escalate_internal(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalateInternal`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n219(data, "", out)
-    return out
+    return _rt.violations(_v._n219, data)
 
 
 def parse_attendee_next_action_escalate_internal(
@@ -1365,9 +1319,7 @@ def parse_attendee_next_action_escalate_internal(
 
 def validate_attendee_next_action_close(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionClose`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n221(data, "", out)
-    return out
+    return _rt.violations(_v._n221, data)
 
 
 def parse_attendee_next_action_close(data: Any) -> AttendeeNextActionClose:
@@ -1378,9 +1330,7 @@ def parse_attendee_next_action_close(data: Any) -> AttendeeNextActionClose:
 
 def validate_event_action_type(data: Any) -> list[Violation]:
     """Every violation of the ``EventActionType`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n123(data, "", out)
-    return out
+    return _rt.violations(_v._n123, data)
 
 
 def parse_event_action_type(data: Any) -> EventActionType:
@@ -1391,9 +1341,7 @@ def parse_event_action_type(data: Any) -> EventActionType:
 
 def validate_coordination_in_progress_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``CoordinationInProgressSubtype`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n124(data, "", out)
-    return out
+    return _rt.violations(_v._n124, data)
 
 
 def parse_coordination_in_progress_subtype(data: Any) -> CoordinationInProgressSubtype:
@@ -1404,9 +1352,7 @@ def parse_coordination_in_progress_subtype(data: Any) -> CoordinationInProgressS
 
 def validate_waiting_for_decision_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``WaitingForDecisionSubtype`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n125(data, "", out)
-    return out
+    return _rt.violations(_v._n125, data)
 
 
 def parse_waiting_for_decision_subtype(data: Any) -> WaitingForDecisionSubtype:
@@ -1417,9 +1363,7 @@ def parse_waiting_for_decision_subtype(data: Any) -> WaitingForDecisionSubtype:
 
 def validate_complete_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``CompleteSubtype`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n126(data, "", out)
-    return out
+    return _rt.violations(_v._n126, data)
 
 
 def parse_complete_subtype(data: Any) -> CompleteSubtype:
@@ -1430,9 +1374,7 @@ def parse_complete_subtype(data: Any) -> CompleteSubtype:
 
 def validate_reschedule_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``RescheduleMetadata`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n127(data, "", out)
-    return out
+    return _rt.violations(_v._n127, data)
 
 
 def parse_reschedule_metadata(data: Any) -> RescheduleMetadata:
@@ -1443,9 +1385,7 @@ def parse_reschedule_metadata(data: Any) -> RescheduleMetadata:
 
 def validate_resolve_conflict_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``ResolveConflictMetadata`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n129(data, "", out)
-    return out
+    return _rt.violations(_v._n129, data)
 
 
 def parse_resolve_conflict_metadata(data: Any) -> ResolveConflictMetadata:
@@ -1456,9 +1396,7 @@ def parse_resolve_conflict_metadata(data: Any) -> ResolveConflictMetadata:
 
 def validate_event_next_action(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextAction`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n130(data, "", out)
-    return out
+    return _rt.violations(_v._n130, data)
 
 
 def parse_event_next_action(data: Any) -> EventNextAction:
@@ -1469,9 +1407,7 @@ def parse_event_next_action(data: Any) -> EventNextAction:
 
 def validate_event_next_action_coordination_in_progress(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextActionCoordinationInProgress`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n222(data, "", out)
-    return out
+    return _rt.violations(_v._n222, data)
 
 
 def parse_event_next_action_coordination_in_progress(
@@ -1484,9 +1420,7 @@ def parse_event_next_action_coordination_in_progress(
 
 def validate_event_next_action_waiting_for_decision(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecision`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n230(data, "", out)
-    return out
+    return _rt.violations(_v._n230, data)
 
 
 def parse_event_next_action_waiting_for_decision(
@@ -1501,9 +1435,7 @@ def validate_event_next_action_waiting_for_decision_get_alternatives(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionGetAlternatives`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n223(data, "", out)
-    return out
+    return _rt.violations(_v._n223, data)
 
 
 def parse_event_next_action_waiting_for_decision_get_alternatives(
@@ -1518,9 +1450,7 @@ def validate_event_next_action_waiting_for_decision_reschedule(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionReschedule`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n225(data, "", out)
-    return out
+    return _rt.violations(_v._n225, data)
 
 
 def parse_event_next_action_waiting_for_decision_reschedule(
@@ -1535,9 +1465,7 @@ def validate_event_next_action_waiting_for_decision_resolve_conflict(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionResolveConflict`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n226(data, "", out)
-    return out
+    return _rt.violations(_v._n226, data)
 
 
 def parse_event_next_action_waiting_for_decision_resolve_conflict(
@@ -1552,9 +1480,7 @@ def validate_event_next_action_waiting_for_decision_recommend_cancel(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionRecommendCancel`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n227(data, "", out)
-    return out
+    return _rt.violations(_v._n227, data)
 
 
 def parse_event_next_action_waiting_for_decision_recommend_cancel(
@@ -1569,9 +1495,7 @@ def validate_event_next_action_waiting_for_decision_unusual(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionUnusual`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n229(data, "", out)
-    return out
+    return _rt.violations(_v._n229, data)
 
 
 def parse_event_next_action_waiting_for_decision_unusual(
@@ -1584,9 +1508,7 @@ def parse_event_next_action_waiting_for_decision_unusual(
 
 def validate_event_next_action_complete(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextActionComplete`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n231(data, "", out)
-    return out
+    return _rt.violations(_v._n231, data)
 
 
 def parse_event_next_action_complete(data: Any) -> EventNextActionComplete:
@@ -1597,9 +1519,7 @@ def parse_event_next_action_complete(data: Any) -> EventNextActionComplete:
 
 def validate_attendee_analysis(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeAnalysis`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n155(data, "", out)
-    return out
+    return _rt.violations(_v._n155, data)
 
 
 def parse_attendee_analysis(data: Any) -> AttendeeAnalysis:
@@ -1610,9 +1530,7 @@ def parse_attendee_analysis(data: Any) -> AttendeeAnalysis:
 
 def validate_event_analysis(data: Any) -> list[Violation]:
     """Every violation of the ``EventAnalysis`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n157(data, "", out)
-    return out
+    return _rt.violations(_v._n157, data)
 
 
 def parse_event_analysis(data: Any) -> EventAnalysis:
@@ -1623,9 +1541,7 @@ def parse_event_analysis(data: Any) -> EventAnalysis:
 
 def validate_event_dates(data: Any) -> list[Violation]:
     """Every violation of the ``EventDates`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n158(data, "", out)
-    return out
+    return _rt.violations(_v._n158, data)
 
 
 def parse_event_dates(data: Any) -> EventDates:
@@ -1636,9 +1552,7 @@ def parse_event_dates(data: Any) -> EventDates:
 
 def validate_attendee(data: Any) -> list[Violation]:
     """Every violation of the ``Attendee`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n159(data, "", out)
-    return out
+    return _rt.violations(_v._n159, data)
 
 
 def parse_attendee(data: Any) -> Attendee:
@@ -1649,9 +1563,7 @@ def parse_attendee(data: Any) -> Attendee:
 
 def validate_scheduling_operation(data: Any) -> list[Violation]:
     """Every violation of the ``SchedulingOperation`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n162(data, "", out)
-    return out
+    return _rt.violations(_v._n162, data)
 
 
 def parse_scheduling_operation(data: Any) -> SchedulingOperation:
@@ -1662,9 +1574,7 @@ def parse_scheduling_operation(data: Any) -> SchedulingOperation:
 
 def validate_message_direction(data: Any) -> list[Violation]:
     """Every violation of the ``MessageDirection`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n166(data, "", out)
-    return out
+    return _rt.violations(_v._n166, data)
 
 
 def parse_message_direction(data: Any) -> MessageDirection:
@@ -1675,9 +1585,7 @@ def parse_message_direction(data: Any) -> MessageDirection:
 
 def validate_conversation_message(data: Any) -> list[Violation]:
     """Every violation of the ``ConversationMessage`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n167(data, "", out)
-    return out
+    return _rt.violations(_v._n167, data)
 
 
 def parse_conversation_message(data: Any) -> ConversationMessage:
@@ -1688,9 +1596,7 @@ def parse_conversation_message(data: Any) -> ConversationMessage:
 
 def validate_coordination(data: Any) -> list[Violation]:
     """Every violation of the ``Coordination`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n168(data, "", out)
-    return out
+    return _rt.violations(_v._n168, data)
 
 
 def parse_coordination(data: Any) -> Coordination:
@@ -1701,9 +1607,7 @@ def parse_coordination(data: Any) -> Coordination:
 
 def validate_scheduling_agent_output(data: Any) -> list[Violation]:
     """Every violation of the ``SchedulingAgentOutput`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n171(data, "", out)
-    return out
+    return _rt.violations(_v._n171, data)
 
 
 def parse_scheduling_agent_output(data: Any) -> SchedulingAgentOutput:

@@ -352,9 +352,7 @@ _A87: TypeAdapter[ArtifactType] = TypeAdapter(ArtifactType, config=_rt.ADAPTER_C
 
 def validate_session_context(data: Any) -> list[Violation]:
     """Every violation of the ``SessionContext`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n172(data, "", out)
-    return out
+    return _rt.violations(_v._n172, data)
 
 
 def parse_session_context(data: Any) -> SessionContext:
@@ -365,9 +363,7 @@ def parse_session_context(data: Any) -> SessionContext:
 
 def validate_agent_family(data: Any) -> list[Violation]:
     """Every violation of the ``AgentFamily`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n176(data, "", out)
-    return out
+    return _rt.violations(_v._n176, data)
 
 
 def parse_agent_family(data: Any) -> AgentFamily:
@@ -378,9 +374,7 @@ def parse_agent_family(data: Any) -> AgentFamily:
 
 def validate_cognitive_mode(data: Any) -> list[Violation]:
     """Every violation of the ``CognitiveMode`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n177(data, "", out)
-    return out
+    return _rt.violations(_v._n177, data)
 
 
 def parse_cognitive_mode(data: Any) -> CognitiveMode:
@@ -391,9 +385,7 @@ def parse_cognitive_mode(data: Any) -> CognitiveMode:
 
 def validate_agent_model(data: Any) -> list[Violation]:
     """Every violation of the ``AgentModel`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n178(data, "", out)
-    return out
+    return _rt.violations(_v._n178, data)
 
 
 def parse_agent_model(data: Any) -> AgentModel:
@@ -404,9 +396,7 @@ def parse_agent_model(data: Any) -> AgentModel:
 
 def validate_agent_ref(data: Any) -> list[Violation]:
     """Every violation of the ``AgentRef`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n174(data, "", out)
-    return out
+    return _rt.violations(_v._n174, data)
 
 
 def parse_agent_ref(data: Any) -> AgentRef:
@@ -417,9 +407,7 @@ def parse_agent_ref(data: Any) -> AgentRef:
 
 def validate_key_finding(data: Any) -> list[Violation]:
     """Every violation of the ``KeyFinding`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n196(data, "", out)
-    return out
+    return _rt.violations(_v._n196, data)
 
 
 def parse_key_finding(data: Any) -> KeyFinding:
@@ -430,9 +418,7 @@ def parse_key_finding(data: Any) -> KeyFinding:
 
 def validate_open_question(data: Any) -> list[Violation]:
     """Every violation of the ``OpenQuestion`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n199(data, "", out)
-    return out
+    return _rt.violations(_v._n199, data)
 
 
 def parse_open_question(data: Any) -> OpenQuestion:
@@ -443,9 +429,7 @@ def parse_open_question(data: Any) -> OpenQuestion:
 
 def validate_blocker(data: Any) -> list[Violation]:
     """Every violation of the ``Blocker`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n202(data, "", out)
-    return out
+    return _rt.violations(_v._n202, data)
 
 
 def parse_blocker(data: Any) -> Blocker:
@@ -456,9 +440,7 @@ def parse_blocker(data: Any) -> Blocker:
 
 def validate_confidence_breakdown(data: Any) -> list[Violation]:
     """Every violation of the ``ConfidenceBreakdown`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n205(data, "", out)
-    return out
+    return _rt.violations(_v._n205, data)
 
 
 def parse_confidence_breakdown(data: Any) -> ConfidenceBreakdown:
@@ -469,9 +451,7 @@ def parse_confidence_breakdown(data: Any) -> ConfidenceBreakdown:
 
 def validate_confidence(data: Any) -> list[Violation]:
     """Every violation of the ``Confidence`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n204(data, "", out)
-    return out
+    return _rt.violations(_v._n204, data)
 
 
 def parse_confidence(data: Any) -> Confidence:
@@ -482,9 +462,7 @@ def parse_confidence(data: Any) -> Confidence:
 
 def validate_artifact_type(data: Any) -> list[Violation]:
     """Every violation of the ``ArtifactType`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n208(data, "", out)
-    return out
+    return _rt.violations(_v._n208, data)
 
 
 def parse_artifact_type(data: Any) -> ArtifactType:
@@ -495,9 +473,7 @@ def parse_artifact_type(data: Any) -> ArtifactType:
 
 def validate_artifact_ref(data: Any) -> list[Violation]:
     """Every violation of the ``ArtifactRef`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n207(data, "", out)
-    return out
+    return _rt.violations(_v._n207, data)
 
 
 def parse_artifact_ref(data: Any) -> ArtifactRef:
@@ -508,9 +484,7 @@ def parse_artifact_ref(data: Any) -> ArtifactRef:
 
 def validate_handoff_payload(data: Any) -> list[Violation]:
     """Every violation of the ``HandoffPayload`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n194(data, "", out)
-    return out
+    return _rt.violations(_v._n194, data)
 
 
 def parse_handoff_payload(data: Any) -> HandoffPayload:
@@ -521,9 +495,7 @@ def parse_handoff_payload(data: Any) -> HandoffPayload:
 
 def validate_trace(data: Any) -> list[Violation]:
     """Every violation of the ``Trace`` schema in ``data`` (empty when valid)."""
-    out: list[Violation] = []
-    _v._n210(data, "", out)
-    return out
+    return _rt.violations(_v._n210, data)
 
 
 def parse_trace(data: Any) -> Trace:
