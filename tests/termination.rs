@@ -395,3 +395,42 @@ fn cycles_validate_as_their_conjunction() {
     assert!(loops::Flag::from_json(r#"{"on": [1], "ping": {}}"#).is_ok());
 }
 "##;
+
+/// The Rust rendering of a property chain `n` long: its `lib.rs` and the module of `s.json`.
+fn rust_chain(n: usize) -> (String, String) {
+    let dir = schemas(&[(
+        "s.json",
+        chain(n, |i| match i + 1 < n {
+            true => json!({"type": "object", "properties": {
+                "p": {"$ref": format!("#/$defs/d{}", i + 1)}
+            }}),
+            false => json!({"type": "string"}),
+        }),
+    )]);
+    let mut config = Config::new();
+    config.schemas_dir(dir.path()).languages(&[Lang::Rust]);
+    let rendered = config.render().unwrap();
+    let files = &rendered.packages[0].1;
+    let file = |suffix: &str| {
+        files
+            .iter()
+            .find(|(k, _)| k.ends_with(suffix))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| panic!("no {suffix} in {:?}", files.keys()))
+    };
+    (file("src/lib.rs"), file("src/s.rs"))
+}
+
+#[test]
+fn long_chains_of_rust_types_raise_the_recursion_limit_and_box_fields() {
+    // 40 types: within rustc's defaults, but 32 inline levels get a `Box`.
+    let (lib, module) = rust_chain(40);
+    assert!(!lib.contains("recursion_limit"), "{lib}");
+    assert!(
+        module.contains("Box<"),
+        "no field boxed in a 40-long inline chain"
+    );
+    // 200 types: rustc's drop check needs more than its default limit of 128.
+    let (lib, _) = rust_chain(200);
+    assert!(lib.contains("#![recursion_limit = \"464\"]"), "{lib}");
+}

@@ -105,6 +105,8 @@ struct LibTemplate<'a> {
     types: Vec<LibType>,
     /// Some type is parsed into a Rust type (not only validated): `round_trip` needs `back`.
     any_typed: bool,
+    /// `#![recursion_limit]` for types nested deeper than rustc's default allows.
+    recursion_limit: Option<usize>,
 }
 
 pub(crate) struct LibType {
@@ -266,6 +268,63 @@ fn inline_edges(ir: &Ir, id: TypeId) -> Vec<TypeId> {
         TypeKind::Enum(_) => {}
     }
     out
+}
+
+/// Every named type a type refers to: fields, items, map values, variants, alias targets.
+fn all_edges(ir: &Ir, id: TypeId) -> Vec<TypeId> {
+    let mut out = Vec::new();
+    let mut named = |t: &Ty| {
+        if let Ty::Named(n) = t {
+            out.push(*n);
+        }
+    };
+    match &ir.types[id].kind {
+        TypeKind::Struct(s) => {
+            for f in &s.fields {
+                f.ty.visit(&mut named);
+            }
+            if let Some(extra) = &s.extra {
+                extra.visit(&mut named);
+            }
+        }
+        TypeKind::Union(u) => u.variants.iter().for_each(|v| v.ty.visit(&mut named)),
+        TypeKind::Alias(t) => t.visit(&mut named),
+        TypeKind::Enum(_) => {}
+    }
+    out
+}
+
+/// The longest chain of types that contain one another, through anything (a `Box`, `Vec` or
+/// map too; the members of a cycle all count): rustc's drop check and auto-trait checks walk it
+/// recursively and stop at the crate's `recursion_limit` (128 by default). Linear.
+fn nesting(ir: &Ir) -> usize {
+    let n = ir.types.len();
+    let edges = |v: usize| all_edges(ir, v);
+    let comp = crate::ir::cycles::components(n, &edges);
+    let count = comp.iter().map(|c| c + 1).max().unwrap_or(0);
+    let mut members = vec![Vec::new(); count];
+    for (v, &c) in comp.iter().enumerate() {
+        members[c].push(v);
+    }
+    // Components complete sinks first: every component a component reaches has a lower number.
+    let mut depth = vec![0usize; count];
+    for c in 0..count {
+        let below = members[c]
+            .iter()
+            .flat_map(|&v| edges(v))
+            .filter(|&u| comp[u] != c)
+            .map(|u| depth[comp[u]])
+            .max()
+            .unwrap_or(0);
+        depth[c] = below + members[c].len();
+    }
+    depth.into_iter().max().unwrap_or(0)
+}
+
+/// The `recursion_limit` the crate needs for its types, when the default of 128 is too low.
+fn recursion_limit(ir: &Ir) -> Option<usize> {
+    let n = nesting(ir);
+    (n > 48).then(|| (2 * n + 64).max(256))
 }
 
 /// Kosaraju's algorithm over the inline-containment graph, without recursion.
@@ -796,6 +855,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         mods,
         uses,
         any_typed: lib_types.iter().any(|t: &LibType| t.typed && !t.alias),
+        recursion_limit: recursion_limit(ir),
         types: lib_types,
     };
     files.insert("src/lib.rs".into(), run("rust/lib.rs.j2", &lib)?);
@@ -853,6 +913,17 @@ fn single_file(files: Files) -> Files {
             .strip_prefix("pub mod ")
             .or_else(|| line.strip_prefix("mod "))
             .and_then(|m| m.strip_suffix(';'));
+        // An inner attribute cannot be `include!`d: the including crate's root must carry it.
+        if line.starts_with("// Types nested deeper than rustc's default") {
+            continue;
+        }
+        if line.starts_with("#![recursion_limit") {
+            out.push_str(&format!(
+                "// Types nested deeper than rustc's default recursion limit allows for its drop\n\
+                 // check: the root of the crate that includes this file needs `{line}`.\n"
+            ));
+            continue;
+        }
         match module.and_then(|m| files.get(&format!("src/{m}.rs")).map(|body| (m, body))) {
             Some((m, body)) => {
                 let vis = if line.starts_with("pub ") { "pub " } else { "" };

@@ -158,7 +158,7 @@ pub fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
 /// the generator declares for it.
 pub fn check_manifest(name: &str) -> String {
     format!(
-        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\n{}\n[workspace]\n",
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[features]\nschemars = []\n\n[dependencies]\n{}\n[workspace]\n",
         ctxgen::backend::rust::dependencies_toml()
     )
 }
