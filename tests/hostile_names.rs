@@ -5,11 +5,11 @@
 //! round-trip values (`tests/fixtures/hostile-behaviour.rs`, run inside it); the TypeScript and
 //! Python packages are checked by `tests/typescript/run.sh` and `tests/python/run.sh`.
 
-use std::collections::BTreeSet;
-use std::path::Path;
-use std::process::Command;
+#[path = "support/krate.rs"]
+mod krate;
 
-use ctxgen::{Config, Lang};
+use ctxgen::Config;
+use std::collections::BTreeSet;
 
 const FIXTURE: &str = "tests/fixtures/hostile";
 
@@ -92,54 +92,16 @@ fn no_raw_control_characters() {
 
 #[test]
 fn rust_output_builds_clean_and_round_trips() {
-    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile-crate");
-    let _ = std::fs::remove_dir_all(&root);
-    let mut config = Config::new();
-    config
-        .schemas_dir(FIXTURE)
-        .languages(&[Lang::Rust])
-        .package_name("hostile")
-        .out_dir(&root);
-    config.generate().expect("write");
-    let krate = root.join("rust");
-    let manifest = std::fs::read_to_string(krate.join("Cargo.toml")).unwrap() + "\n[workspace]\n";
-    std::fs::write(krate.join("Cargo.toml"), manifest).unwrap();
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile-target");
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO"))
-            .args(args)
-            .current_dir(&krate)
-            .env("CARGO_TARGET_DIR", &target)
-            .output()
-            .expect("cargo");
-        assert!(
-            out.status.success(),
-            "cargo {args:?} failed:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    run(&[
-        "clippy",
-        "--quiet",
-        "--all-features",
-        "--",
-        "-D",
-        "warnings",
-    ]);
-    std::fs::create_dir_all(krate.join("tests")).unwrap();
-    std::fs::copy(
-        "tests/fixtures/hostile-behaviour.rs",
-        krate.join("tests/behaviour.rs"),
-    )
-    .unwrap();
+    let krate = krate::generate(FIXTURE, "hostile", "hostile", "hostile");
+    krate.cargo(krate::CLIPPY);
+    krate.behaviour(&std::fs::read_to_string("tests/fixtures/hostile-behaviour.rs").unwrap());
     std::fs::copy(
         "tests/fixtures/hostile-instance.json",
-        krate.join("tests/hostile-instance.json"),
+        krate.dir.join("tests/hostile-instance.json"),
     )
     .unwrap();
     // Doctests too: a description's code block must not become one.
-    run(&["test", "--quiet"]);
+    krate.cargo(&["test", "--quiet"]);
 }
 
 /// A helper annotation of the wrong shape, or naming absent or mistyped properties, is an error

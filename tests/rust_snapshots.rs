@@ -2,8 +2,8 @@
 //! construct), and a check that the generated crate compiles, passes clippy, is rustfmt-clean and
 //! behaves (`tests/fixtures/features-behaviour.rs`, run inside it).
 
-use std::path::Path;
-use std::process::Command;
+#[path = "support/krate.rs"]
+mod krate;
 
 use ctxgen::{Config, Lang};
 
@@ -30,48 +30,15 @@ fn rust_output_snapshots() {
 
 #[test]
 fn rust_output_compiles_and_is_clean() {
-    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("features-crate");
-    let _ = std::fs::remove_dir_all(&root);
-    let mut config = Config::new();
-    config
-        .schemas_dir("tests/fixtures/features")
-        .languages(&[Lang::Rust])
-        .package_name("features")
-        .out_dir(&root);
-    config.generate().expect("write");
-    let krate = root.join("rust");
-    let manifest = std::fs::read_to_string(krate.join("Cargo.toml")).unwrap() + "\n[workspace]\n";
-    std::fs::write(krate.join("Cargo.toml"), manifest).unwrap();
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("features-target");
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO"))
-            .args(args)
-            .current_dir(&krate)
-            .env("CARGO_TARGET_DIR", &target)
-            .output()
-            .expect("cargo");
-        assert!(
-            out.status.success(),
-            "cargo {args:?} failed:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    run(&["fmt", "--check"]);
-    run(&[
-        "clippy",
-        "--quiet",
-        "--all-features",
-        "--",
-        "-D",
-        "warnings",
-    ]);
+    let krate = krate::generate(
+        "tests/fixtures/features",
+        "features",
+        "features",
+        "features",
+    );
+    krate.cargo(&["fmt", "--check"]);
+    krate.cargo(krate::CLIPPY);
     // What the types do at run time: defaults, table variants, violations.
-    std::fs::create_dir_all(krate.join("tests")).unwrap();
-    std::fs::copy(
-        "tests/fixtures/features-behaviour.rs",
-        krate.join("tests/behaviour.rs"),
-    )
-    .unwrap();
-    run(&["test", "--quiet"]);
+    krate.behaviour(&std::fs::read_to_string("tests/fixtures/features-behaviour.rs").unwrap());
+    krate.cargo(&["test", "--quiet"]);
 }

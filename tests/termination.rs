@@ -5,8 +5,10 @@
 //! fails here instead of passing on a big main stack. Nothing here measures time: see
 //! `benches/scale.rs`.
 
+#[path = "support/krate.rs"]
+mod krate;
+
 use std::path::Path;
-use std::process::Command;
 
 use ctxgen::ir::{Check, Ir, Ty, TypeKind};
 use ctxgen::{Config, Error, Lang};
@@ -344,33 +346,14 @@ fn the_deepest_nesting_a_file_may_have_generates() {
 /// The Rust output for cyclic schemas builds and behaves.
 #[test]
 fn cyclic_schemas_give_rust_that_builds() {
-    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("termination-crate");
-    let _ = std::fs::remove_dir_all(&root);
-    let mut config = Config::new();
-    config
-        .schemas_dir("tests/fixtures/typescript/refcycles")
-        .languages(&[Lang::Rust])
-        .package_name("refcycles")
-        .out_dir(&root);
-    config.generate().expect("write");
-    let krate = root.join("rust");
-    let manifest = std::fs::read_to_string(krate.join("Cargo.toml")).unwrap() + "\n[workspace]\n";
-    std::fs::write(krate.join("Cargo.toml"), manifest).unwrap();
-    std::fs::create_dir_all(krate.join("tests")).unwrap();
-    std::fs::write(krate.join("tests/behaviour.rs"), BEHAVIOUR).unwrap();
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("termination-target");
-    let out = Command::new(env!("CARGO"))
-        .args(["test", "--quiet"])
-        .current_dir(&krate)
-        .env("CARGO_TARGET_DIR", &target)
-        .output()
-        .expect("cargo");
-    assert!(
-        out.status.success(),
-        "cargo test failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let krate = krate::generate(
+        "tests/fixtures/typescript/refcycles",
+        "refcycles",
+        "termination",
+        "termination",
     );
+    krate.behaviour(BEHAVIOUR);
+    krate.cargo(&["test", "--quiet"]);
 }
 
 const BEHAVIOUR: &str = r##"
@@ -433,4 +416,27 @@ fn long_chains_of_rust_types_raise_the_recursion_limit_and_box_fields() {
     // 200 types: rustc's drop check needs more than its default limit of 128.
     let (lib, _) = rust_chain(200);
     assert!(lib.contains("#![recursion_limit = \"464\"]"), "{lib}");
+}
+
+#[test]
+fn enums_too_large_for_rustc_are_strings_in_rust() {
+    for (n, rust_enum) in [(1024, true), (1025, false)] {
+        let values: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+        let dir = schemas(&[("s.json", json!({"enum": values}))]);
+        let mut config = Config::new();
+        config.schemas_dir(dir.path()).languages(&[Lang::Rust]);
+        let rendered = config.render().unwrap();
+        let files = &rendered.packages[0].1;
+        let module = files
+            .iter()
+            .find(|(k, _)| k.ends_with("src/s.rs"))
+            .map(|(_, v)| v)
+            .expect("s.rs");
+        assert_eq!(module.contains("pub enum S {"), rust_enum, "{n} values");
+        assert_eq!(
+            module.contains("pub type S = String;"),
+            !rust_enum,
+            "{n} values"
+        );
+    }
 }

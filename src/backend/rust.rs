@@ -270,6 +270,15 @@ fn inline_edges(ir: &Ir, id: TypeId) -> Vec<TypeId> {
     out
 }
 
+/// Enums with more values than this are `String`s in Rust (the validator checks the value):
+/// serde's derive for 100,000 variants takes rustc minutes and gigabytes.
+const MAX_ENUM_VARIANTS: usize = 1024;
+
+/// An enum too large to be a Rust `enum` (see [`MAX_ENUM_VARIANTS`]).
+fn large_enum(kind: &TypeKind) -> bool {
+    matches!(kind, TypeKind::Enum(v) if v.len() > MAX_ENUM_VARIANTS)
+}
+
 /// Every named type a type refers to: fields, items, map values, variants, alias targets.
 fn all_edges(ir: &Ir, id: TypeId) -> Vec<TypeId> {
     let mut out = Vec::new();
@@ -509,6 +518,9 @@ impl Ctx<'_> {
             }
             (Ty::Array(_), Value::Array(a)) if a.is_empty() => DefaultExpr::Trait,
             (Ty::Map(_), Value::Object(m)) if m.is_empty() => DefaultExpr::Trait,
+            (Ty::Named(id), Value::String(s)) if large_enum(&self.ir.types[*id].kind) => {
+                DefaultExpr::Expr(format!("{}.to_string()", literal(s)))
+            }
             (Ty::Named(id), Value::String(s))
                 if matches!(self.ir.types[*id].kind, TypeKind::Enum(_)) =>
             {
@@ -553,6 +565,10 @@ impl Ctx<'_> {
                     extra,
                     defaults,
                 })
+            }
+            TypeKind::Enum(_) if large_enum(&t.kind) => {
+                is_alias = true;
+                Body::Alias("String".into())
             }
             TypeKind::Enum(values) => {
                 let variants: Vec<EnumVariant> = names::variant_names(values)
@@ -827,7 +843,8 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             name: name.clone(),
             literal: escape::rust::string(name),
             node: t.node,
-            alias: matches!(t.kind, TypeKind::Alias(_)) && !ctx.recursive_alias(id),
+            alias: (matches!(t.kind, TypeKind::Alias(_)) && !ctx.recursive_alias(id))
+                || large_enum(&t.kind),
             typed: !ctx.inlined(id) && !ctx.payload(id),
             long: 8 + 2 * name.len() + 2 + 4 + 28 > 100,
         })
