@@ -28,7 +28,7 @@ fn feature_snapshots() {
         .unwrap()
         .map(|e| e.unwrap().path())
         // The hostile-names fixture is checked by building, importing and round-tripping
-        // (`tests/hostile.rs`, `tests/python/test_hostile.py`), not by snapshot.
+        // (`tests/hostile_names.rs`, `tests/python/test_hostile.py`), not by snapshot.
         .filter(|p| p.is_dir() && !p.ends_with("snapshots") && !p.ends_with("hostile"))
         .collect();
     dirs.sort();

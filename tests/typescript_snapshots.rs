@@ -35,7 +35,7 @@ fn fixtures() -> Vec<PathBuf> {
 #[test]
 fn fixture_snapshots() {
     // The hostile-names fixture is checked by building and round-tripping
-    // (`tests/hostile.rs`, `tests/typescript/hostile.test.ts`), not by snapshot.
+    // (`tests/hostile_names.rs`, `tests/typescript/hostile.test.ts`), not by snapshot.
     for dir in fixtures().into_iter().filter(|d| !d.ends_with("hostile")) {
         let case = dir.file_name().unwrap().to_string_lossy().into_owned();
         for (path, text) in generate(&dir) {
