@@ -279,60 +279,9 @@ fn large_enum(kind: &TypeKind) -> bool {
     matches!(kind, TypeKind::Enum(v) if v.len() > MAX_ENUM_VARIANTS)
 }
 
-/// Every named type a type refers to: fields, items, map values, variants, alias targets.
-fn all_edges(ir: &Ir, id: TypeId) -> Vec<TypeId> {
-    let mut out = Vec::new();
-    let mut named = |t: &Ty| {
-        if let Ty::Named(n) = t {
-            out.push(*n);
-        }
-    };
-    match &ir.types[id].kind {
-        TypeKind::Struct(s) => {
-            for f in &s.fields {
-                f.ty.visit(&mut named);
-            }
-            if let Some(extra) = &s.extra {
-                extra.visit(&mut named);
-            }
-        }
-        TypeKind::Union(u) => u.variants.iter().for_each(|v| v.ty.visit(&mut named)),
-        TypeKind::Alias(t) => t.visit(&mut named),
-        TypeKind::Enum(_) => {}
-    }
-    out
-}
-
-/// The longest chain of types that contain one another, through anything (a `Box`, `Vec` or
-/// map too; the members of a cycle all count): rustc's drop check and auto-trait checks walk it
-/// recursively and stop at the crate's `recursion_limit` (128 by default). Linear.
-fn nesting(ir: &Ir) -> usize {
-    let n = ir.types.len();
-    let edges = |v: usize| all_edges(ir, v);
-    let comp = crate::ir::cycles::components(n, &edges);
-    let count = comp.iter().map(|c| c + 1).max().unwrap_or(0);
-    let mut members = vec![Vec::new(); count];
-    for (v, &c) in comp.iter().enumerate() {
-        members[c].push(v);
-    }
-    // Components complete sinks first: every component a component reaches has a lower number.
-    let mut depth = vec![0usize; count];
-    for c in 0..count {
-        let below = members[c]
-            .iter()
-            .flat_map(|&v| edges(v))
-            .filter(|&u| comp[u] != c)
-            .map(|u| depth[comp[u]])
-            .max()
-            .unwrap_or(0);
-        depth[c] = below + members[c].len();
-    }
-    depth.into_iter().max().unwrap_or(0)
-}
-
 /// The `recursion_limit` the crate needs for its types, when the default of 128 is too low.
 fn recursion_limit(ir: &Ir) -> Option<usize> {
-    let n = nesting(ir);
+    let n = crate::ir::nesting::deepest(ir).0;
     (n > 48).then(|| (2 * n + 64).max(256))
 }
 

@@ -6,6 +6,7 @@ pub mod cycles;
 pub mod fits;
 pub mod model;
 pub mod names;
+pub mod nesting;
 pub mod optimize;
 pub mod types;
 
