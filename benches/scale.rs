@@ -115,6 +115,17 @@ fn main() {
         ),
     );
     run(
+        "3,900-long property cycle of look-alike objects",
+        &chain(3_901, |next| {
+            let back = if next.ends_with("d3900") {
+                "#/$defs/d0".to_string()
+            } else {
+                next
+            };
+            json!({"type": "object", "properties": {"p": {"$ref": back}}})
+        }),
+    );
+    run(
         "10,000-long `allOf` cycle of objects",
         &chain(10_001, |next| {
             let back = if next.ends_with("d10000") {

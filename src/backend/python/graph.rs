@@ -54,10 +54,19 @@ pub(super) fn shared_models(ir: &Ir) -> Vec<TypeId> {
             }
         }
     }
-    // Start from one class per (module, field names) and split until no class splits.
+    // Start from one class per (module, field names) and split until no class splits. Each
+    // round costs the size of the types; a partition still splitting after
+    // `MAX_ROUNDS` rounds (a long chain of look-alikes, where each round splits off one more)
+    // is given up: every struct keeps a class of its own, which is always sound.
+    const MAX_ROUNDS: usize = 64;
     let mut class: Vec<usize> = (0..n).collect();
     let mut count = 0;
+    let mut rounds = 0;
     loop {
+        rounds += 1;
+        if rounds > MAX_ROUNDS {
+            return (0..n).collect();
+        }
         let mut ids: HashMap<String, usize> = HashMap::new();
         let mut next = vec![0; n];
         for (id, t) in ir.types.iter().enumerate() {

@@ -154,6 +154,25 @@ pub fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
     Ok(passed(live, verdicts))
 }
 
+/// The crate-level attribute a check crate needs for the generated files it includes as
+/// modules: the highest `recursion_limit` any of them asks for (in `lib.rs` as an attribute, in
+/// a single-file `bindings.rs` as a comment), or nothing.
+pub fn crate_attributes(files: impl Iterator<Item = std::path::PathBuf>) -> String {
+    const KEY: &str = "recursion_limit = \"";
+    let limit = files
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .filter_map(|text| {
+            let at = text.find(KEY)? + KEY.len();
+            let digits: String = text[at..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse::<usize>().ok()
+        })
+        .max();
+    limit.map_or_else(String::new, |n| format!("#![recursion_limit = \"{n}\"]\n"))
+}
+
 /// The `Cargo.toml` of a crate that checks generated Rust code as modules: the dependencies
 /// the generator declares for it.
 pub fn check_manifest(name: &str) -> String {
@@ -181,7 +200,11 @@ fn rust_worker(work: &Path, w: usize, chunks: Vec<Vec<usize>>) -> Result<Verdict
             |l| l.contains(": error"),
             |_| true,
             |left| {
-                let lib: String = left.iter().map(|i| format!("#[allow(warnings)]\npub mod f{i} {{\n    include!(\"../../f{i}/rust/bindings.rs\");\n}}\n")).collect();
+                let head = crate_attributes(
+                    left.iter()
+                        .map(|i| work.join(format!("f{i}/rust/bindings.rs"))),
+                );
+                let lib: String = head + &left.iter().map(|i| format!("#[allow(warnings)]\npub mod f{i} {{\n    include!(\"../../f{i}/rust/bindings.rs\");\n}}\n")).collect::<String>();
                 std::fs::write(krate.join("src/lib.rs"), lib).map_err(|e| e.to_string())?;
                 Ok(run(Command::new("cargo")
                     .args(["check", "--quiet", "--message-format", "short"])

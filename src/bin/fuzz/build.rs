@@ -198,14 +198,19 @@ fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
             |l| l.contains(": error"),
             |_| true,
             |left| {
-                let lib: String = left
-                    .iter()
-                    .map(|i| {
-                        format!(
-                            "#[allow(warnings)]\n#[path = \"../../f{i}/rust/src/lib.rs\"]\npub mod f{i};\n"
-                        )
-                    })
-                    .collect();
+                let head = checks::crate_attributes(
+                    left.iter()
+                        .map(|i| work.join(format!("f{i}/rust/src/lib.rs"))),
+                );
+                let lib: String = head
+                    + &left
+                        .iter()
+                        .map(|i| {
+                            format!(
+                                "#[allow(warnings)]\n#[path = \"../../f{i}/rust/src/lib.rs\"]\npub mod f{i};\n"
+                            )
+                        })
+                        .collect::<String>();
                 std::fs::write(krate.join("src/lib.rs"), lib).map_err(|e| e.to_string())?;
                 Ok(checks::run(
                     cargo()
