@@ -115,6 +115,13 @@ fn main() {
         ),
     );
     run(
+        "10,000-long array chain",
+        &chain(
+            10_000,
+            |next| json!({"type": "array", "items": {"$ref": next}}),
+        ),
+    );
+    run(
         "3,900-long property cycle of look-alike objects",
         &chain(3_901, |next| {
             let back = if next.ends_with("d3900") {

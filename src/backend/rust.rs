@@ -194,6 +194,37 @@ struct Ctx<'a> {
     cyclic: Vec<bool>,
     /// Types nested [`MAX_INLINE_DEPTH`] levels deep or more: fields of them are boxed.
     deep: Vec<bool>,
+    /// Aliases that refer to themselves through aliases only (`type Nest = Vec<Nest>`): a
+    /// newtype in Rust ([`recursive_aliases`]).
+    recursive: Vec<bool>,
+}
+
+/// Which aliases refer to themselves through other aliases only: those on a cycle of the graph
+/// of aliases and the aliases they refer to (or referring to themselves). Linear.
+fn recursive_aliases(ir: &Ir) -> Vec<bool> {
+    let n = ir.types.len();
+    let is_alias = |t: TypeId| matches!(ir.types[t].kind, TypeKind::Alias(_));
+    let edges = |v: TypeId| -> Vec<TypeId> {
+        if !is_alias(v) {
+            return Vec::new();
+        }
+        ir.references(v)
+            .into_iter()
+            .filter(|&t| is_alias(t))
+            .collect()
+    };
+    let comp = crate::ir::cycles::components(n, &edges);
+    let mut size = vec![0usize; comp.iter().map(|c| c + 1).max().unwrap_or(0)];
+    for &c in &comp {
+        size[c] += 1;
+    }
+    (0..n)
+        .map(|id| match &ir.types[id].kind {
+            TypeKind::Alias(Ty::Named(t)) if *t == id => false,
+            TypeKind::Alias(_) => size[comp[id]] > 1 || edges(id).contains(&id),
+            _ => false,
+        })
+        .collect()
 }
 
 /// How many types may contain one another inline (not behind a `Box`, `Vec` or map) before
@@ -574,22 +605,7 @@ impl Ctx<'_> {
 
     /// Whether an alias names itself through aliases only (`Nest = Vec<Nest>`).
     fn recursive_alias(&self, id: TypeId) -> bool {
-        match &self.ir.types[id].kind {
-            TypeKind::Alias(Ty::Named(n)) if *n == id => return false,
-            TypeKind::Alias(_) => {}
-            _ => return false,
-        }
-        let mut seen = std::collections::HashSet::new();
-        let mut stack = self.ir.references(id);
-        while let Some(t) = stack.pop() {
-            if t == id {
-                return true;
-            }
-            if seen.insert(t) && matches!(self.ir.types[t].kind, TypeKind::Alias(_)) {
-                stack.extend(self.ir.references(t));
-            }
-        }
-        false
+        self.recursive[id]
     }
 
     /// A struct whose fields can be written inline as a variant of an internally tagged enum.
@@ -719,6 +735,7 @@ enum DefaultExpr {
 pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let (scc, cyclic) = components(ir);
     let deep = deep_types(ir, &scc, &cyclic);
+    let recursive = recursive_aliases(ir);
     let ctx = Ctx {
         ir,
         names: names::type_names(Lang::Rust, ir),
@@ -726,6 +743,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         scc,
         cyclic,
         deep,
+        recursive,
     };
     let mut files = Files::new();
     let mut module_names = Vec::new();
