@@ -730,16 +730,19 @@ pub(super) fn render_module(
         sort_imports(&mut v);
         v
     };
-    let mut imports = vec![
-        lit::import("typing", &strs(&b.typing)),
-        String::new(),
-        lit::import("pydantic", &strs(&b.pydantic)),
-    ];
-    if !b.typing_extensions.is_empty() {
-        imports.push(lit::import(
-            "typing_extensions",
-            &strs(&b.typing_extensions),
-        ));
+    let mut imports = vec![lit::import("typing", &strs(&b.typing))];
+    // The third-party group; a module of aliases alone needs nothing from pydantic.
+    let third_party: Vec<String> = [
+        ("pydantic", &b.pydantic),
+        ("typing_extensions", &b.typing_extensions),
+    ]
+    .into_iter()
+    .filter(|(_, names)| !names.is_empty())
+    .map(|(module, names)| lit::import(module, &strs(names)))
+    .collect();
+    if !third_party.is_empty() {
+        imports.push(String::new());
+        imports.extend(third_party);
     }
     imports.extend([
         String::new(),
