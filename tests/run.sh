@@ -8,6 +8,12 @@ cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "error: cargo is required (https://rustup.rs)" >&2; exit 1; }
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
+# Keep the build small on disk: no incremental state, line tables only for debug info (a full
+# run otherwise leaves about 8 GB under target/). Either can be overridden from the environment.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-line-tables-only}"
+export CARGO_PROFILE_TEST_DEBUG="${CARGO_PROFILE_TEST_DEBUG:-line-tables-only}"
+
 echo "== generated/ is up to date"
 cargo run --quiet --bin ctxgen -- generate --check
 
