@@ -202,28 +202,11 @@ pub fn package_name(opts: &Options) -> String {
     names::module_name(Lang::Python, &opts.package)
 }
 
-/// The longest chain of pydantic models nested through their fields that the package may have:
-/// pydantic builds a model's schema recursively through its fields' models, and at about
-/// 10,000 the import fails with `RecursionError` (5,000 import, in 7 s).
-const MAX_MODEL_NESTING: usize = 4_000;
-
 pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
-    let structs = |t: usize| matches!(ir.types[t].kind, TypeKind::Struct(_));
-    if let (depth, Some(start)) = crate::ir::nesting::deepest_counting(ir, &structs) {
-        if depth > MAX_MODEL_NESTING {
-            return Err(crate::Error::schema(
-                ir.types[start].origin.clone(),
-                format!(
-                    "{depth} object types nested through their properties: pydantic cannot \
-                     build more than about {MAX_MODEL_NESTING} (its import would fail with \
-                     RecursionError); generate the other languages with --lang rust,typescript"
-                ),
-            ));
-        }
-    }
     let pkg = package_name(opts);
     let names = names::type_names(Lang::Python, ir);
     let canon = shared_models(ir);
+    let deferral = Deferral::new(ir, &canon);
     let module_names = names::module_names(Lang::Python, &ir.modules);
     let mut files = Files::new();
     let base = format!("src/{pkg}");
@@ -257,13 +240,13 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         if cycles[m].len() == 1 {
             files.insert(
                 format!("{base}/{}.py", module_names[m]),
-                render_module(ir, &canon, &names, &type_files, &[m])?,
+                render_module(ir, &canon, &deferral, &names, &type_files, &[m])?,
             );
         } else {
             if cycles[m][0] == m {
                 files.insert(
                     format!("{base}/{}.py", type_files[m]),
-                    render_module(ir, &canon, &names, &type_files, &cycles[m])?,
+                    render_module(ir, &canon, &deferral, &names, &type_files, &cycles[m])?,
                 );
             }
             files.insert(

@@ -209,11 +209,27 @@ pub(super) fn components(edges: &[Vec<usize>]) -> (Vec<usize>, Vec<bool>) {
 /// Orders types so that each comes after the types of the same list it refers to (depth first,
 /// without recursion).
 pub(super) fn topo(ir: &Ir, ids: &[TypeId]) -> Vec<usize> {
+    topo_by(ids, &|id| alias_refs(ir, id))
+}
+
+/// Orders the types of a module so that each comes after the types of the list it refers to,
+/// classes through their fields and aliases through their values: the order in which a class
+/// is complete when defined unless it lies on a cycle (pydantic then builds it without
+/// descending into the classes it names).
+pub(super) fn definition_order(ir: &Ir, canon: &[TypeId], ids: &[TypeId]) -> Vec<usize> {
+    topo_by(ids, &|id| match ir.types[id].kind {
+        TypeKind::Struct(_) if canon[id] != id => vec![canon[id]],
+        TypeKind::Struct(_) => ir.references(id),
+        _ => alias_refs(ir, id),
+    })
+}
+
+fn topo_by(ids: &[TypeId], edges: &dyn Fn(TypeId) -> Vec<TypeId>) -> Vec<usize> {
     let pos: HashMap<TypeId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     let mut state = vec![false; ids.len()];
     let mut out = Vec::new();
     let refs = |i: usize| -> Vec<usize> {
-        alias_refs(ir, ids[i])
+        edges(ids[i])
             .iter()
             .filter_map(|r| pos.get(r).copied())
             .filter(|j| *j != i)
@@ -262,4 +278,134 @@ pub(super) fn import_cycles(ir: &Ir, canon: &[TypeId]) -> Vec<Vec<usize>> {
     (0..n)
         .map(|m| (0..n).filter(|o| component[*o] == component[m]).collect())
         .collect()
+}
+
+/// The most levels of type nesting (a `list[…]`, a `dict[…]`, an alias's value) pydantic follows
+/// in one go while it builds a schema. It builds schemas recursively, several Python frames a
+/// level, and fails with `RecursionError` at about 200 nested `list[…]` aliases; a reference
+/// deeper than this is deferred (`_rt.DEFERRED`, built on first use).
+pub(super) const MAX_EAGER_LEVELS: usize = 24;
+
+/// The most model classes of one cycle of references pydantic builds together. It builds the
+/// whole cycle in one recursion (fails with `RecursionError` at about 80 classes, and takes
+/// seconds at a few hundred); in a larger cycle every reference to a type of the same cycle
+/// is deferred, so each class is built alone.
+pub(super) const MAX_EAGER_CYCLE: usize = 16;
+
+/// Which references the models defer to their first use, so that building any schema
+/// follows a bounded number of levels (see `MAX_EAGER_LEVELS`, `MAX_EAGER_CYCLE`).
+pub(super) struct Deferral {
+    /// The strongly connected component of each type, over references of classes and aliases.
+    component: Vec<usize>,
+    /// Whether a component holds more than `MAX_EAGER_CYCLE` model classes.
+    big: Vec<bool>,
+    /// The levels pydantic follows to build each type's schema (a complete class's schema
+    /// holds those of the classes it names).
+    cost: Vec<usize>,
+}
+
+impl Deferral {
+    pub(super) fn new(ir: &Ir, canon: &[TypeId]) -> Deferral {
+        let n = ir.types.len();
+        let class =
+            |id: TypeId| matches!(ir.types[id].kind, TypeKind::Struct(_)) && canon[id] == id;
+        let edges = |id: TypeId| match ir.types[id].kind {
+            TypeKind::Struct(_) if canon[id] != id => vec![canon[id]],
+            TypeKind::Struct(_) => ir.references(id),
+            _ => alias_refs(ir, id),
+        };
+        let component = crate::ir::cycles::components(n, &edges);
+        let mut classes = vec![0usize; n];
+        for id in (0..n).filter(|id| class(*id)) {
+            classes[component[id]] += 1;
+        }
+        let big = classes.iter().map(|c| *c > MAX_EAGER_CYCLE).collect();
+        let mut d = Deferral {
+            component,
+            big,
+            cost: vec![1; n],
+        };
+        // Types in the order their components complete: what a type names comes first. On a
+        // cycle, a type named before its cost is known counts one level.
+        let mut order: Vec<TypeId> = (0..n).collect();
+        order.sort_by_key(|id| d.component[*id]);
+        for id in order {
+            d.cost[id] = match &ir.types[id].kind {
+                TypeKind::Union(u) => u
+                    .variants
+                    .iter()
+                    .map(|v| d.ty_cost(ir, id, &v.ty))
+                    .max()
+                    .unwrap_or(1),
+                TypeKind::Alias(_) => d.ty_cost(ir, id, &alias_ty(ir, id)),
+                // A complete class's schema holds the schemas of the classes it names.
+                TypeKind::Struct(_) if canon[id] != id => d.cost[canon[id]],
+                TypeKind::Struct(s) => {
+                    1 + s
+                        .fields
+                        .iter()
+                        .map(|f| &f.ty)
+                        .chain(&s.extra)
+                        .map(|t| d.field_cost(ir, id, t))
+                        .max()
+                        .unwrap_or(0)
+                }
+                TypeKind::Enum(_) => 1,
+            };
+        }
+        d
+    }
+
+    /// Whether `owner`'s reference to `target` is deferred: both lie on one cycle with more
+    /// than `MAX_EAGER_CYCLE` classes, and `owner` is a class (every cycle passes through a
+    /// class's field; aliases, discriminated unions among them, stay as they are).
+    pub(super) fn cycle(&self, ir: &Ir, owner: TypeId, target: TypeId) -> bool {
+        let c = self.component[owner];
+        self.big[c]
+            && matches!(ir.types[owner].kind, TypeKind::Struct(_))
+            && self.component[target] == c
+            && !matches!(ir.types[target].kind, TypeKind::Enum(_))
+    }
+
+    /// The levels pydantic follows to build `ty` in the definition of `owner`, with every
+    /// part that would reach `MAX_EAGER_LEVELS` deferred (counting one).
+    pub(super) fn ty_cost(&self, ir: &Ir, owner: TypeId, ty: &Ty) -> usize {
+        match ty {
+            Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => 1 + self.capped(ir, owner, t),
+            Ty::Named(id) if self.cycle(ir, owner, *id) => 1,
+            Ty::Named(id) => 1 + self.cost[*id],
+            _ => 1,
+        }
+    }
+
+    /// The cost of a field's type: its parts deferred as `ann_shape` writes them.
+    pub(super) fn field_cost(&self, ir: &Ir, owner: TypeId, ty: &Ty) -> usize {
+        match ty {
+            Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => 1 + self.capped(ir, owner, t),
+            t => self.capped(ir, owner, t),
+        }
+    }
+
+    /// The cost of `ty` as a part of a larger type: one when it is deferred.
+    pub(super) fn capped(&self, ir: &Ir, owner: TypeId, ty: &Ty) -> usize {
+        let c = self.ty_cost(ir, owner, ty);
+        if self.too_deep(c) {
+            1
+        } else {
+            c
+        }
+    }
+
+    /// Whether an alias is defined as a `TypeAliasType` because references to it are deferred:
+    /// its value is then read when first used, so the value of the alias naming it does not
+    /// nest the whole chain (whose `repr`, which pydantic takes, would recurse as deep).
+    pub(super) fn lazy(&self, ir: &Ir, id: TypeId) -> bool {
+        matches!(ir.types[id].kind, TypeKind::Alias(_) | TypeKind::Union(_))
+            && self.too_deep(1 + self.cost[id])
+    }
+
+    /// Whether a part of this cost is deferred.
+    pub(super) fn too_deep(&self, cost: usize) -> bool {
+        cost >= MAX_EAGER_LEVELS
+    }
 }

@@ -73,6 +73,10 @@ pub(super) struct MBuilder<'a> {
     typing_extensions: BTreeSet<&'static str>,
     pydantic: BTreeSet<&'static str>,
     runtime: BTreeSet<&'static str>,
+    /// Which references are deferred to their first use.
+    deferral: &'a Deferral,
+    /// The type whose definition is being written.
+    owner: TypeId,
 }
 
 /// The direct checks of a node, following `$ref`s.
@@ -171,37 +175,62 @@ impl<'a> MBuilder<'a> {
                 self.typing.insert("Literal");
                 format!("Literal[{}]", lit::string(s))
             }
-            Ty::Nullable(t) => format!("{} | None", self.ann(t)),
-            Ty::Array(t) => format!("list[{}]", self.ann(t)),
-            Ty::Map(t) => format!("dict[str, {}]", self.ann(t)),
-            Ty::Named(id) => {
-                let m = self.ir.types[*id].module;
-                // Modules whose types share one file are imported once, by their first.
-                let m = (0..=m)
-                    .find(|o| self.module_names[*o] == self.module_names[m])
-                    .unwrap_or(m);
-                if self.module_names[m] != self.module_names[self.module] {
-                    self.imports
-                        .entry(m)
-                        .or_default()
-                        .insert(self.names[*id].clone());
-                }
-                self.names[*id].clone()
+            Ty::Nullable(t) => format!("{} | None", self.part(t)),
+            Ty::Array(t) => format!("list[{}]", self.part(t)),
+            Ty::Map(t) => format!("dict[str, {}]", self.part(t)),
+            Ty::Named(id) if self.deferral.cycle(self.ir, self.owner, *id) => {
+                let name = self.named(*id);
+                self.deferred(name)
             }
+            Ty::Named(id) => self.named(*id),
         }
+    }
+
+    /// The name of a type, imported from its module when that is another.
+    fn named(&mut self, id: TypeId) -> String {
+        let m = self.ir.types[id].module;
+        // Modules whose types share one file are imported once, by their first.
+        let m = (0..=m)
+            .find(|o| self.module_names[*o] == self.module_names[m])
+            .unwrap_or(m);
+        if self.module_names[m] != self.module_names[self.module] {
+            self.imports
+                .entry(m)
+                .or_default()
+                .insert(self.names[id].clone());
+        }
+        self.names[id].clone()
+    }
+
+    /// The annotation of a part of a type: deferred when pydantic would descend too deep
+    /// into it (`Deferral`).
+    fn part(&mut self, ty: &Ty) -> String {
+        let ann = self.ann(ty);
+        let cost = self.deferral.ty_cost(self.ir, self.owner, ty);
+        if self.deferral.too_deep(cost) {
+            self.deferred(ann)
+        } else {
+            ann
+        }
+    }
+
+    /// `Annotated[ann, _rt.DEFERRED]`: the same type, built by pydantic on first use.
+    fn deferred(&mut self, ann: String) -> String {
+        self.typing.insert("Annotated");
+        format!("Annotated[{ann}, _rt.DEFERRED]")
     }
 
     /// The annotation of a field's type, with its structure.
     fn ann_shape(&mut self, ty: &Ty) -> AnnShape {
         match ty {
-            Ty::Nullable(t) => AnnShape::Union(vec![self.ann(t), "None".into()]),
-            Ty::Array(t) => AnnShape::Sub("list", vec![self.ann(t)]),
-            Ty::Map(t) => AnnShape::Sub("dict", vec!["str".into(), self.ann(t)]),
+            Ty::Nullable(t) => AnnShape::Union(vec![self.part(t), "None".into()]),
+            Ty::Array(t) => AnnShape::Sub("list", vec![self.part(t)]),
+            Ty::Map(t) => AnnShape::Sub("dict", vec!["str".into(), self.part(t)]),
             Ty::Literal(l) => {
                 self.typing.insert("Literal");
                 AnnShape::Sub("Literal", vec![lit::string(l)])
             }
-            t => AnnShape::Atom(self.ann(t)),
+            t => AnnShape::Atom(self.part(t)),
         }
     }
 
@@ -269,6 +298,7 @@ impl<'a> MBuilder<'a> {
     }
 
     fn class(&mut self, id: TypeId, s: &crate::ir::Struct) -> PyClass {
+        self.owner = id;
         let t = &self.ir.types[id];
         let wires: Vec<&str> = s.fields.iter().map(|f| f.wire.as_str()).collect();
         let fnames = names::field_names(Lang::Python, &wires);
@@ -527,6 +557,7 @@ impl MBuilder<'_> {
     /// `TypeAliasType` (a plain alias cannot name itself at run time) whose value is a string:
     /// pydantic and mypy read it lazily, after every name in it is defined.
     fn alias(&mut self, id: TypeId, recursive: bool, doc: Docstring) -> PyAlias {
+        self.owner = id;
         let name = self.names[id].clone();
         if !recursive {
             let lead = name.chars().count() + 14;
@@ -585,6 +616,7 @@ pub(super) fn eol(mut s: String) -> String {
 pub(super) fn render_module(
     ir: &Ir,
     canon: &[TypeId],
+    deferral: &Deferral,
     names: &[String],
     module_names: &[String],
     members: &[usize],
@@ -602,6 +634,8 @@ pub(super) fn render_module(
         typing_extensions: BTreeSet::new(),
         pydantic: BTreeSet::new(),
         runtime: BTreeSet::new(),
+        deferral,
+        owner: 0,
     };
     b.typing.insert("Any");
     let mut literals = Vec::new();
@@ -613,15 +647,21 @@ pub(super) fn render_module(
         .iter()
         .flat_map(|m| ir.modules[*m].types.iter().copied())
         .collect();
+    // Classes come after the classes they name, so that each is complete once defined.
+    for i in definition_order(ir, canon, &ids) {
+        let id = ids[i];
+        if let TypeKind::Struct(s) = &ir.types[id].kind {
+            if canon[id] == id {
+                classes.push(b.class(id, s));
+            }
+        }
+    }
     for &id in &ids {
         let t = &ir.types[id];
         let name = names[id].clone();
         let doc = docstring(&type_doc(t), 0);
         match &t.kind {
-            TypeKind::Struct(s) if canon[id] == id => {
-                let c = b.class(id, s);
-                classes.push(c);
-            }
+            TypeKind::Struct(_) if canon[id] == id => {}
             TypeKind::Enum(values) => {
                 b.typing.insert("Literal");
                 let items: Vec<String> = values.iter().map(|v| lit::string(v)).collect();
@@ -710,7 +750,8 @@ pub(super) fn render_module(
     let mut docs: Vec<Option<Docstring>> = alias_docs.into_iter().map(Some).collect();
     for i in order {
         let doc = docs[i].take().unwrap_or_default();
-        aliases_sorted.push(b.alias(alias_ids[i], cyclic[i], doc));
+        let lazy = cyclic[i] || deferral.lazy(ir, alias_ids[i]);
+        aliases_sorted.push(b.alias(alias_ids[i], lazy, doc));
     }
     b.runtime.insert("Violation");
     if !literals.is_empty() || aliases_sorted.iter().any(|a| !a.recursive) {

@@ -11,10 +11,20 @@ import sys
 import threading
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
-from typing import Annotated, Any, NamedTuple, TypeVar
+from typing import Annotated, Any, Final, NamedTuple, TypeVar
 
 import regex
-from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, ValidationInfo
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    TypeAdapter,
+    ValidationInfo,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -339,6 +349,40 @@ def build(model: type[M], data: Any) -> M:
 def adapt(adapter: TypeAdapter[T], data: Any) -> T:
     """Builds a value of a non-model type from data the validator accepted."""
     return adapter.validate_python(data, strict=True, context=VALIDATED)
+
+
+class _Deferred:
+    """``Annotated[X, DEFERRED]``: the type ``X``, which pydantic builds when a value of it is
+    first validated rather than when the class naming it is built. Pydantic builds a schema
+    recursively (a whole cycle of classes, or a chain of nested types, at once) and fails with
+    ``RecursionError`` on long ones; the generator defers the references along a long cycle
+    and every few dozen levels of a deep type, so each build stays shallow. Type checkers see
+    ``X``; values serialize as values of ``X`` do. Such a part has no JSON Schema of its own
+    in ``model_json_schema()`` (the source schema is the reference).
+    """
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        built: list[TypeAdapter[Any]] = []
+
+        def validate(value: Any, info: core_schema.ValidationInfo) -> Any:
+            if not built:
+                model = isinstance(source, type) and issubclass(source, BaseModel)
+                config = None if model else ADAPTER_CONFIG
+                built.append(TypeAdapter(source, config=config))
+            return built[0].validate_python(value, strict=True, context=info.context)
+
+        return core_schema.with_info_plain_validator_function(validate)
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {}
+
+
+#: The marker of a deferred reference (``_Deferred``).
+DEFERRED: Final = _Deferred()
 
 
 def _int_from_json(v: Any) -> Any:

@@ -26,76 +26,6 @@ Freshness: TypeAlias = Literal["HOT", "WARM", "COLD"]
 """Age of loaded context: HOT under 30 minutes, WARM 30 minutes to 2 hours, COLD over 2 hours."""
 
 
-class AgentContextReport(BaseModel):
-    """The message an agent sends on connect: a single `contextReport`."""
-
-    model_config = ConfigDict(
-        strict=True,
-        extra="ignore",
-        populate_by_name=True,
-        serialize_by_alias=True,
-        regex_engine="python-re",
-        use_attribute_docstrings=True,
-    )
-
-    context_report: ContextReport = Field(alias="contextReport")
-    """The report."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n0, data, info)
-
-
-class ContextReport(BaseModel):
-    """What an agent has in its context window. Required fields are the ones the `report_context` tool and the storage require; the rest is optional."""
-
-    model_config = ConfigDict(
-        strict=True,
-        extra="ignore",
-        populate_by_name=True,
-        serialize_by_alias=True,
-        regex_engine="python-re",
-        use_attribute_docstrings=True,
-    )
-
-    agent_id: str = Field(alias="agentId")
-    """Agent identifier (e.g. a UUID)."""
-
-    report_timestamp: DateTime = Field(alias="reportTimestamp")
-    """When the report was made."""
-
-    model_context_size_: NonNegativeInteger | None = Field(
-        default=None, alias="modelContextSize"
-    )
-    """Size of the model's context window in tokens."""
-
-    context_window: ContextWindow = Field(alias="contextWindow")
-    """Token usage of the context window."""
-
-    loaded_projects: list[LoadedProject] = Field(alias="loadedProjects")
-    """Projects loaded into context."""
-
-    loaded_tasks: list[LoadedTask] = Field(alias="loadedTasks")
-    """Tasks loaded into context."""
-
-    loaded_documents: list[LoadedDocument] | None = Field(
-        default=None, alias="loadedDocuments"
-    )
-    """Documents loaded into context."""
-
-    capabilities: Capabilities
-    """Which tasks the agent can start now."""
-
-    memory_state: MemoryState | None = Field(default=None, alias="memoryState")
-    """Conversation memory state."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n1, data, info)
-
-
 class ContextWindow(BaseModel):
     """Token usage of the context window. Percent full = totalTokens / (totalTokens + availableTokens) * 100."""
 
@@ -316,6 +246,76 @@ class MemoryState(BaseModel):
         return _rt.check_model(_v._n19, data, info)
 
 
+class ContextReport(BaseModel):
+    """What an agent has in its context window. Required fields are the ones the `report_context` tool and the storage require; the rest is optional."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="ignore",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    agent_id: str = Field(alias="agentId")
+    """Agent identifier (e.g. a UUID)."""
+
+    report_timestamp: DateTime = Field(alias="reportTimestamp")
+    """When the report was made."""
+
+    model_context_size_: NonNegativeInteger | None = Field(
+        default=None, alias="modelContextSize"
+    )
+    """Size of the model's context window in tokens."""
+
+    context_window: ContextWindow = Field(alias="contextWindow")
+    """Token usage of the context window."""
+
+    loaded_projects: list[LoadedProject] = Field(alias="loadedProjects")
+    """Projects loaded into context."""
+
+    loaded_tasks: list[LoadedTask] = Field(alias="loadedTasks")
+    """Tasks loaded into context."""
+
+    loaded_documents: list[LoadedDocument] | None = Field(
+        default=None, alias="loadedDocuments"
+    )
+    """Documents loaded into context."""
+
+    capabilities: Capabilities
+    """Which tasks the agent can start now."""
+
+    memory_state: MemoryState | None = Field(default=None, alias="memoryState")
+    """Conversation memory state."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n1, data, info)
+
+
+class AgentContextReport(BaseModel):
+    """The message an agent sends on connect: a single `contextReport`."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="ignore",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    context_report: ContextReport = Field(alias="contextReport")
+    """The report."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n0, data, info)
+
+
 class ReportContextInput(BaseModel):
     """Input of the MCP tool `report_context` ("Report agent context window contents for intelligent coordination"). Every field is required, as in the tool's zod schema; extra fields are allowed and ignored."""
 
@@ -349,8 +349,6 @@ class ReportContextInput(BaseModel):
         return _rt.check_model(_v._n20, data, info)
 
 
-AgentContextReport.model_rebuild()
-ContextReport.model_rebuild()
 ContextWindow.model_rebuild()
 FileCategoryCounts.model_rebuild()
 LoadedProject.model_rebuild()
@@ -358,6 +356,8 @@ LoadedTask.model_rebuild()
 LoadedDocument.model_rebuild()
 Capabilities.model_rebuild()
 MemoryState.model_rebuild()
+ContextReport.model_rebuild()
+AgentContextReport.model_rebuild()
 ReportContextInput.model_rebuild()
 
 _A3: TypeAdapter[Freshness] = TypeAdapter(Freshness, config=_rt.ADAPTER_CONFIG)

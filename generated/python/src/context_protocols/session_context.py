@@ -46,47 +46,6 @@ ArtifactType: TypeAlias = Literal[
 """Kind of artifact: requirement (nse-requirements), risk (nse-risk), architecture (nse-architecture), verification (nse-verification), review (nse-reviewer), integration (nse-integration), configuration (nse-configuration), report (nse-reporter), analysis (ps-analyst), synthesis (ps-synthesizer)."""
 
 
-class SessionContext(BaseModel):
-    """Session context handoff 1.0.0 (seed 002): the canonical format of an agent-to-agent handoff between the ps-* (problem solving), nse-* (NASA SE) and orch-* agent families. Consumers MUST ignore unknown fields, so no object is closed."""
-
-    model_config = ConfigDict(
-        strict=True,
-        extra="ignore",
-        populate_by_name=True,
-        serialize_by_alias=True,
-        regex_engine="python-re",
-        use_attribute_docstrings=True,
-    )
-
-    schema_version: str = Field(
-        pattern=r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?\Z"
-    )
-    """Semantic version of this schema the producer used (e.g. `1.0.0`). Producer and consumer are compatible iff their major versions are equal."""
-
-    session_id: str
-    """Current session identifier; a consumer compares it with its own session to detect stale state."""
-
-    source_agent: AgentRef
-    """Agent producing the context."""
-
-    target_agent: AgentRef
-    """Intended recipient agent."""
-
-    timestamp: DateTime
-    """When the handoff was produced (ISO-8601)."""
-
-    payload: HandoffPayload
-    """The handoff content."""
-
-    trace: Trace | None = None
-    """Orchestration trace of the handoff (P-003 nesting rule)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n172, data, info)
-
-
 class AgentRef(BaseModel):
     """Reference to an agent. The id has the form `{family}-{role}` and its family prefix must equal `family`; the role is lowercase letters and digits in hyphen-separated words."""
 
@@ -330,7 +289,47 @@ class Trace(BaseModel):
         return _rt.check_model(_v._n210, data, info)
 
 
-SessionContext.model_rebuild()
+class SessionContext(BaseModel):
+    """Session context handoff 1.0.0 (seed 002): the canonical format of an agent-to-agent handoff between the ps-* (problem solving), nse-* (NASA SE) and orch-* agent families. Consumers MUST ignore unknown fields, so no object is closed."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="ignore",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        regex_engine="python-re",
+        use_attribute_docstrings=True,
+    )
+
+    schema_version: str = Field(
+        pattern=r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?\Z"
+    )
+    """Semantic version of this schema the producer used (e.g. `1.0.0`). Producer and consumer are compatible iff their major versions are equal."""
+
+    session_id: str
+    """Current session identifier; a consumer compares it with its own session to detect stale state."""
+
+    source_agent: AgentRef
+    """Agent producing the context."""
+
+    target_agent: AgentRef
+    """Intended recipient agent."""
+
+    timestamp: DateTime
+    """When the handoff was produced (ISO-8601)."""
+
+    payload: HandoffPayload
+    """The handoff content."""
+
+    trace: Trace | None = None
+    """Orchestration trace of the handoff (P-003 nesting rule)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, data: Any, info: ValidationInfo) -> Any:
+        return _rt.check_model(_v._n172, data, info)
+
+
 AgentRef.model_rebuild()
 KeyFinding.model_rebuild()
 OpenQuestion.model_rebuild()
@@ -340,6 +339,7 @@ Confidence.model_rebuild()
 ArtifactRef.model_rebuild()
 HandoffPayload.model_rebuild()
 Trace.model_rebuild()
+SessionContext.model_rebuild()
 
 _A78: TypeAdapter[AgentFamily] = TypeAdapter(AgentFamily, config=_rt.ADAPTER_CONFIG)
 
