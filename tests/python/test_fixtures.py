@@ -715,6 +715,21 @@ def test_models_are_typed() -> None:
         "from": "f",
         "register": "r",
     }
+    # A model built in code from models: the validator checks the JSON they serialize to.
+    built = objects.Order(
+        order_id="b", price=2, address=objects.OrderAddress(street="s")
+    )
+    assert built.address is not None
+    assert built.address.street == "s"
+    assert built.model_dump(by_alias=True, exclude_unset=True) == {
+        "orderId": "b",
+        "price": 2.0,
+        "address": {"street": "s"},
+    }
+    with pytest.raises(PydanticValidationError) as info:
+        objects.Order(
+            order_id="b", price=2, address=objects.OrderAddress(street="s", zip=5)
+        )
     # Validating a model directly runs the same validator (wrapped by pydantic).
     with pytest.raises(PydanticValidationError) as info:
         objects.Order.model_validate({"orderId": 1, "price": "1"})

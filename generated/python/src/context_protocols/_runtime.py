@@ -330,15 +330,70 @@ def check(validator: Validator, data: Any) -> None:
         raise ValidationError(out)
 
 
-def check_model(validator: Validator, data: Any, info: ValidationInfo) -> Any:
+def check_model(
+    model: type[BaseModel], validator: Validator, data: Any, info: ValidationInfo
+) -> Any:
     """The ``model_validator(mode="before")`` of every model: the exact verdict of the
     schema (including ``if``/``then``/``else`` and extension keywords such as
-    ``x-max-words``), skipped when ``parse_x`` already validated the whole instance.
+    ``x-max-words``), skipped when ``parse_x`` already validated the whole instance. A model
+    built in code (by field names, from other models) is checked as the JSON it stands for.
     """
     if isinstance(info.context, dict) and info.context.get("ctxgen_validated"):
         return data
-    check(validator, data)
+    if isinstance(data, dict):
+        wire = _wire_names(model)
+        if any(k in wire for k in data):
+            data = {wire.get(k, k): v for k, v in data.items()}
+    check(validator, _as_json(data))
     return data
+
+
+_WIRE_NAMES: dict[type[BaseModel], dict[str, str]] = {}
+
+
+def _wire_names(model: type[BaseModel]) -> dict[str, str]:
+    """The property name of each field whose Python name differs from it (and is no
+    property's name itself)."""
+    names = _WIRE_NAMES.get(model)
+    if names is None:
+        fields = model.model_fields
+        aliases = {f.alias for f in fields.values()}
+        names = {
+            k: f.alias
+            for k, f in fields.items()
+            if f.alias is not None and f.alias != k and k not in aliases
+        }
+        _WIRE_NAMES[model] = names
+    return names
+
+
+def _as_json(data: Any) -> Any:
+    """``data`` with the models in it (a model built in code, ``Order(address=Address(…))``)
+    as the JSON values they serialize to, which is what the validator checks; ``data``
+    itself when it holds none (found without recursion, however deep it nests).
+    """
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, BaseModel):
+            return _dump(data)
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+    return data
+
+
+def _dump(value: Any) -> Any:
+    """A value built in code, with its models dumped (recursive: such a value comes from code,
+    never from the wire)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(by_alias=True, exclude_unset=True)
+    if isinstance(value, dict):
+        return {k: _dump(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_dump(v) for v in value]
+    return value
 
 
 def build(model: type[M], data: Any) -> M:

@@ -50,7 +50,7 @@ class ContextWindow(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n5, data, info)
+        return _rt.check_model(cls, _v._n5, data, info)
 
 
 class FileCategoryCounts(BaseModel):
@@ -69,7 +69,7 @@ class FileCategoryCounts(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n9, data, info)
+        return _rt.check_model(cls, _v._n9, data, info)
 
 
 class LoadedProject(BaseModel):
@@ -108,7 +108,7 @@ class LoadedProject(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n8, data, info)
+        return _rt.check_model(cls, _v._n8, data, info)
 
 
 class LoadedTask(BaseModel):
@@ -141,7 +141,7 @@ class LoadedTask(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n12, data, info)
+        return _rt.check_model(cls, _v._n12, data, info)
 
 
 class LoadedDocument(BaseModel):
@@ -173,7 +173,7 @@ class LoadedDocument(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n15, data, info)
+        return _rt.check_model(cls, _v._n15, data, info)
 
 
 class Capabilities(BaseModel):
@@ -202,7 +202,7 @@ class Capabilities(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n16, data, info)
+        return _rt.check_model(cls, _v._n16, data, info)
 
 
 class MemoryState(BaseModel):
@@ -243,7 +243,7 @@ class MemoryState(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n19, data, info)
+        return _rt.check_model(cls, _v._n19, data, info)
 
 
 class ContextReport(BaseModel):
@@ -292,7 +292,7 @@ class ContextReport(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n1, data, info)
+        return _rt.check_model(cls, _v._n1, data, info)
 
 
 class AgentContextReport(BaseModel):
@@ -313,7 +313,7 @@ class AgentContextReport(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n0, data, info)
+        return _rt.check_model(cls, _v._n0, data, info)
 
 
 class ReportContextInput(BaseModel):
@@ -346,7 +346,7 @@ class ReportContextInput(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n20, data, info)
+        return _rt.check_model(cls, _v._n20, data, info)
 
 
 ContextWindow.model_rebuild()

@@ -46,7 +46,7 @@ class MessageEnvelope(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n24, data, info)
+        return _rt.check_model(cls, _v._n24, data, info)
 
 
 MessageEnvelope.model_rebuild()

@@ -100,7 +100,7 @@ class TenseRules(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n33, data, info)
+        return _rt.check_model(cls, _v._n33, data, info)
 
 
 class Formatting(BaseModel):
@@ -130,7 +130,7 @@ class Formatting(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n38, data, info)
+        return _rt.check_model(cls, _v._n38, data, info)
 
 
 class StyleGuide(BaseModel):
@@ -163,7 +163,7 @@ class StyleGuide(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n39, data, info)
+        return _rt.check_model(cls, _v._n39, data, info)
 
 
 class ChapterStyleGuide(BaseModel):
@@ -193,7 +193,7 @@ class ChapterStyleGuide(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n40, data, info)
+        return _rt.check_model(cls, _v._n40, data, info)
 
 
 class SectionStyleGuide(BaseModel):
@@ -220,7 +220,7 @@ class SectionStyleGuide(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n41, data, info)
+        return _rt.check_model(cls, _v._n41, data, info)
 
 
 class GlossaryEntry(BaseModel):
@@ -250,7 +250,7 @@ class GlossaryEntry(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n42, data, info)
+        return _rt.check_model(cls, _v._n42, data, info)
 
 
 class ChapterOutline(BaseModel):
@@ -283,7 +283,7 @@ class ChapterOutline(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n43, data, info)
+        return _rt.check_model(cls, _v._n43, data, info)
 
 
 class ChapterSummary(BaseModel):
@@ -319,7 +319,7 @@ class ChapterSummary(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n45, data, info)
+        return _rt.check_model(cls, _v._n45, data, info)
 
 
 class WordBudget(BaseModel):
@@ -343,7 +343,7 @@ class WordBudget(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n47, data, info)
+        return _rt.check_model(cls, _v._n47, data, info)
 
 
 class ThesisContext(BaseModel):
@@ -412,7 +412,7 @@ class ThesisContext(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n48, data, info)
+        return _rt.check_model(cls, _v._n48, data, info)
 
 
 class SectionAssignment(BaseModel):
@@ -448,7 +448,7 @@ class SectionAssignment(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n53, data, info)
+        return _rt.check_model(cls, _v._n53, data, info)
 
 
 class ChapterContext(BaseModel):
@@ -523,7 +523,7 @@ class ChapterContext(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n54, data, info)
+        return _rt.check_model(cls, _v._n54, data, info)
 
 
 class SectionContext(BaseModel):
@@ -598,7 +598,7 @@ class SectionContext(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n59, data, info)
+        return _rt.check_model(cls, _v._n59, data, info)
 
 
 class CategoryScores(BaseModel):
@@ -631,7 +631,7 @@ class CategoryScores(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n63, data, info)
+        return _rt.check_model(cls, _v._n63, data, info)
 
 
 class QualityIssue(BaseModel):
@@ -670,7 +670,7 @@ class QualityIssue(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n64, data, info)
+        return _rt.check_model(cls, _v._n64, data, info)
 
 
 class ContextUsed(BaseModel):
@@ -697,7 +697,7 @@ class ContextUsed(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n65, data, info)
+        return _rt.check_model(cls, _v._n65, data, info)
 
 
 class QualityReport(BaseModel):
@@ -763,7 +763,7 @@ class QualityReport(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n66, data, info)
+        return _rt.check_model(cls, _v._n66, data, info)
 
 
 TenseRules.model_rebuild()

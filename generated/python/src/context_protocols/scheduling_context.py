@@ -92,7 +92,7 @@ class AlternativeTime(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n70, data, info)
+        return _rt.check_model(cls, _v._n70, data, info)
 
 
 class EmptyMetadata(BaseModel):
@@ -110,7 +110,7 @@ class EmptyMetadata(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n78, data, info)
+        return _rt.check_model(cls, _v._n78, data, info)
 
 
 class EscalateAlternativesProposedMetadata(BaseModel):
@@ -134,7 +134,7 @@ class EscalateAlternativesProposedMetadata(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n79, data, info)
+        return _rt.check_model(cls, _v._n79, data, info)
 
 
 class EscalateUnusualMetadata(BaseModel):
@@ -158,7 +158,7 @@ class EscalateUnusualMetadata(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n80, data, info)
+        return _rt.check_model(cls, _v._n80, data, info)
 
 
 class EscalateInternalMetadata(BaseModel):
@@ -182,7 +182,7 @@ class EscalateInternalMetadata(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n81, data, info)
+        return _rt.check_model(cls, _v._n81, data, info)
 
 
 class AttendeeNextActionInitiate(BaseModel):
@@ -209,7 +209,7 @@ class AttendeeNextActionInitiate(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n212, data, info)
+        return _rt.check_model(cls, _v._n212, data, info)
 
 
 class AttendeeNextActionReply(BaseModel):
@@ -236,7 +236,7 @@ class AttendeeNextActionReply(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n213, data, info)
+        return _rt.check_model(cls, _v._n213, data, info)
 
 
 class AttendeeNextActionWait(BaseModel):
@@ -263,7 +263,7 @@ class AttendeeNextActionWait(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n214, data, info)
+        return _rt.check_model(cls, _v._n214, data, info)
 
 
 class AttendeeNextActionFollowUp(BaseModel):
@@ -290,7 +290,7 @@ class AttendeeNextActionFollowUp(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n215, data, info)
+        return _rt.check_model(cls, _v._n215, data, info)
 
 
 class AttendeeNextActionConfirm(BaseModel):
@@ -317,7 +317,7 @@ class AttendeeNextActionConfirm(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n216, data, info)
+        return _rt.check_model(cls, _v._n216, data, info)
 
 
 class AttendeeNextActionEscalateAlternativesProposed(BaseModel):
@@ -344,7 +344,7 @@ class AttendeeNextActionEscalateAlternativesProposed(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n217, data, info)
+        return _rt.check_model(cls, _v._n217, data, info)
 
 
 class AttendeeNextActionEscalateUnusual(BaseModel):
@@ -371,7 +371,7 @@ class AttendeeNextActionEscalateUnusual(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n218, data, info)
+        return _rt.check_model(cls, _v._n218, data, info)
 
 
 class AttendeeNextActionEscalateInternal(BaseModel):
@@ -398,7 +398,7 @@ class AttendeeNextActionEscalateInternal(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n219, data, info)
+        return _rt.check_model(cls, _v._n219, data, info)
 
 
 class AttendeeNextActionClose(BaseModel):
@@ -425,7 +425,7 @@ class AttendeeNextActionClose(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n221, data, info)
+        return _rt.check_model(cls, _v._n221, data, info)
 
 
 class RescheduleMetadata(BaseModel):
@@ -446,7 +446,7 @@ class RescheduleMetadata(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n127, data, info)
+        return _rt.check_model(cls, _v._n127, data, info)
 
 
 class ResolveConflictMetadata(BaseModel):
@@ -467,7 +467,7 @@ class ResolveConflictMetadata(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n129, data, info)
+        return _rt.check_model(cls, _v._n129, data, info)
 
 
 class EventNextActionCoordinationInProgress(BaseModel):
@@ -494,7 +494,7 @@ class EventNextActionCoordinationInProgress(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n222, data, info)
+        return _rt.check_model(cls, _v._n222, data, info)
 
 
 class EventNextActionWaitingForDecisionGetAlternatives(BaseModel):
@@ -521,7 +521,7 @@ class EventNextActionWaitingForDecisionGetAlternatives(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n223, data, info)
+        return _rt.check_model(cls, _v._n223, data, info)
 
 
 class EventNextActionWaitingForDecisionReschedule(BaseModel):
@@ -548,7 +548,7 @@ class EventNextActionWaitingForDecisionReschedule(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n225, data, info)
+        return _rt.check_model(cls, _v._n225, data, info)
 
 
 class EventNextActionWaitingForDecisionResolveConflict(BaseModel):
@@ -575,7 +575,7 @@ class EventNextActionWaitingForDecisionResolveConflict(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n226, data, info)
+        return _rt.check_model(cls, _v._n226, data, info)
 
 
 class EventNextActionWaitingForDecisionRecommendCancel(BaseModel):
@@ -602,7 +602,7 @@ class EventNextActionWaitingForDecisionRecommendCancel(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n227, data, info)
+        return _rt.check_model(cls, _v._n227, data, info)
 
 
 class EventNextActionWaitingForDecisionUnusual(BaseModel):
@@ -629,7 +629,7 @@ class EventNextActionWaitingForDecisionUnusual(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n229, data, info)
+        return _rt.check_model(cls, _v._n229, data, info)
 
 
 class EventNextActionComplete(BaseModel):
@@ -656,7 +656,7 @@ class EventNextActionComplete(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n231, data, info)
+        return _rt.check_model(cls, _v._n231, data, info)
 
 
 class AttendeeAnalysis(BaseModel):
@@ -689,7 +689,7 @@ class AttendeeAnalysis(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n155, data, info)
+        return _rt.check_model(cls, _v._n155, data, info)
 
 
 class EventAnalysis(BaseModel):
@@ -716,7 +716,7 @@ class EventAnalysis(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n157, data, info)
+        return _rt.check_model(cls, _v._n157, data, info)
 
 
 class EventDates(BaseModel):
@@ -740,7 +740,7 @@ class EventDates(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n158, data, info)
+        return _rt.check_model(cls, _v._n158, data, info)
 
 
 class Attendee(BaseModel):
@@ -773,7 +773,7 @@ class Attendee(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n159, data, info)
+        return _rt.check_model(cls, _v._n159, data, info)
 
 
 class SchedulingOperation(BaseModel):
@@ -818,7 +818,7 @@ class SchedulingOperation(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n162, data, info)
+        return _rt.check_model(cls, _v._n162, data, info)
 
 
 class ConversationMessage(BaseModel):
@@ -848,7 +848,7 @@ class ConversationMessage(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n167, data, info)
+        return _rt.check_model(cls, _v._n167, data, info)
 
 
 class Coordination(BaseModel):
@@ -887,7 +887,7 @@ class Coordination(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n168, data, info)
+        return _rt.check_model(cls, _v._n168, data, info)
 
 
 class SchedulingAgentOutput(BaseModel):
@@ -914,7 +914,7 @@ class SchedulingAgentOutput(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n171, data, info)
+        return _rt.check_model(cls, _v._n171, data, info)
 
 
 Score: TypeAlias = Annotated[JsonInt, Field(ge=0, le=100)]

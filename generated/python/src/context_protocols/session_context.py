@@ -73,7 +73,7 @@ class AgentRef(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n174, data, info)
+        return _rt.check_model(cls, _v._n174, data, info)
 
 
 class KeyFinding(BaseModel):
@@ -97,7 +97,7 @@ class KeyFinding(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n196, data, info)
+        return _rt.check_model(cls, _v._n196, data, info)
 
 
 class OpenQuestion(BaseModel):
@@ -121,7 +121,7 @@ class OpenQuestion(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n199, data, info)
+        return _rt.check_model(cls, _v._n199, data, info)
 
 
 class Blocker(BaseModel):
@@ -145,7 +145,7 @@ class Blocker(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n202, data, info)
+        return _rt.check_model(cls, _v._n202, data, info)
 
 
 class ConfidenceBreakdown(BaseModel):
@@ -175,7 +175,7 @@ class ConfidenceBreakdown(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n205, data, info)
+        return _rt.check_model(cls, _v._n205, data, info)
 
 
 class Confidence(BaseModel):
@@ -202,7 +202,7 @@ class Confidence(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n204, data, info)
+        return _rt.check_model(cls, _v._n204, data, info)
 
 
 class ArtifactRef(BaseModel):
@@ -226,7 +226,7 @@ class ArtifactRef(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n207, data, info)
+        return _rt.check_model(cls, _v._n207, data, info)
 
 
 class HandoffPayload(BaseModel):
@@ -265,7 +265,7 @@ class HandoffPayload(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n194, data, info)
+        return _rt.check_model(cls, _v._n194, data, info)
 
 
 class Trace(BaseModel):
@@ -286,7 +286,7 @@ class Trace(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n210, data, info)
+        return _rt.check_model(cls, _v._n210, data, info)
 
 
 class SessionContext(BaseModel):
@@ -327,7 +327,7 @@ class SessionContext(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _check(cls, data: Any, info: ValidationInfo) -> Any:
-        return _rt.check_model(_v._n172, data, info)
+        return _rt.check_model(cls, _v._n172, data, info)
 
 
 AgentRef.model_rebuild()
