@@ -12,6 +12,7 @@ use crate::ir::names::{self, Lang};
 use crate::ir::{Ir, JsonType, Ty, TypeId, TypeKind};
 
 mod helpers;
+mod limits;
 mod validators;
 
 pub(crate) struct TypeCtx {
@@ -308,12 +309,6 @@ const MAX_ENUM_VARIANTS: usize = 1024;
 /// An enum too large to be a Rust `enum` (see [`MAX_ENUM_VARIANTS`]).
 fn large_enum(kind: &TypeKind) -> bool {
     matches!(kind, TypeKind::Enum(v) if v.len() > MAX_ENUM_VARIANTS)
-}
-
-/// The `recursion_limit` the crate needs for its types, when the default of 128 is too low.
-fn recursion_limit(ir: &Ir) -> Option<usize> {
-    let n = crate::ir::nesting::deepest(ir).0;
-    (n > 48).then(|| (2 * n + 64).max(256))
 }
 
 /// Kosaraju's algorithm over the inline-containment graph, without recursion.
@@ -839,7 +834,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         mods,
         uses,
         any_typed: lib_types.iter().any(|t: &LibType| t.typed && !t.alias),
-        recursion_limit: recursion_limit(ir),
+        recursion_limit: limits::recursion_limit(ir),
         types: lib_types,
     };
     files.insert("src/lib.rs".into(), run("rust/lib.rs.j2", &lib)?);
