@@ -1,3 +1,5 @@
+//! Limits of rustc and of derive macros that deep types run into.
+//!
 //! The `#![recursion_limit]` a generated crate needs. rustc proves the traits of a type (the
 //! derived `Debug`, `Clone`, `PartialEq`, serde's, and the drop check) one obligation per level
 //! of its type expression, through every type it contains: `Schema: Debug` needs
@@ -7,6 +9,48 @@
 //! over the default limit of 128.
 
 use crate::ir::{Ir, Ty, TypeId, TypeKind};
+
+/// Type constructors a type expression may nest before its inner part is a private alias of
+/// its own. Derive macros (serde's, schemars') parse a type recursively: a field of 190 nested
+/// `Vec`s overflows rustc's stack in serde's derive.
+pub(super) const MAX_TYPE_DEPTH: usize = 64;
+
+/// A private alias of the inner part of a deep type expression: `type Schema__1 = Vec<…>;`.
+/// A type's name has no `_` (it is UpperCamelCase), so `{type}__{k}` names nothing else.
+pub(crate) struct NestedAlias {
+    pub name: String,
+    pub ty: String,
+}
+
+/// The [`NestedAlias`]es of the type being built.
+#[derive(Default)]
+pub(super) struct Nested {
+    owner: String,
+    aliases: Vec<NestedAlias>,
+}
+
+impl Nested {
+    /// Starts the aliases of the type `owner`.
+    pub fn start(&mut self, owner: &str) {
+        self.owner = owner.to_string();
+        self.aliases.clear();
+    }
+
+    /// Names `ty`: the alias's name.
+    pub fn alias(&mut self, ty: String) -> String {
+        let name = format!("{}__{}", self.owner, self.aliases.len() + 1);
+        self.aliases.push(NestedAlias {
+            name: name.clone(),
+            ty,
+        });
+        name
+    }
+
+    /// The aliases of the type, innermost first.
+    pub fn take(&mut self) -> Vec<NestedAlias> {
+        std::mem::take(&mut self.aliases)
+    }
+}
 
 /// rustc's default `recursion_limit`.
 const DEFAULT: usize = 128;
@@ -53,8 +97,20 @@ fn constructors(mut ty: &Ty) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::constructors;
+    use super::{constructors, Nested};
     use crate::ir::Ty;
+
+    #[test]
+    fn nested_aliases_are_numbered_per_type() {
+        let mut n = Nested::default();
+        n.start("Schema");
+        assert_eq!(n.alias("Vec<String>".into()), "Schema__1");
+        assert_eq!(n.alias("Vec<Schema__1>".into()), "Schema__2");
+        let taken: Vec<String> = n.take().into_iter().map(|a| a.name).collect();
+        assert_eq!(taken, ["Schema__1", "Schema__2"]);
+        n.start("Other");
+        assert_eq!(n.alias("Vec<i64>".into()), "Other__1");
+    }
 
     #[test]
     fn constructors_count_each_level() {
