@@ -12,6 +12,7 @@ use crate::ir::names::{self, Lang};
 use crate::ir::{Ir, JsonType, Ty, TypeId, TypeKind};
 
 mod helpers;
+mod limits;
 mod validators;
 
 pub(crate) struct TypeCtx {
@@ -24,6 +25,8 @@ pub(crate) struct TypeCtx {
     standalone: bool,
     /// Derive `schemars::JsonSchema` behind the crate's `schemars` feature.
     schemars: bool,
+    /// Private aliases of the inner parts of its deep type expressions ([`limits::Nested`]).
+    nested: Vec<limits::NestedAlias>,
     body: Body,
 }
 
@@ -197,6 +200,8 @@ struct Ctx<'a> {
     /// Aliases that refer to themselves through aliases only (`type Nest = Vec<Nest>`): a
     /// newtype in Rust ([`recursive_aliases`]).
     recursive: Vec<bool>,
+    /// The inner parts of deep type expressions of the type being built.
+    nested: std::cell::RefCell<limits::Nested>,
 }
 
 /// Which aliases refer to themselves through other aliases only: those on a cycle of the graph
@@ -310,12 +315,6 @@ fn large_enum(kind: &TypeKind) -> bool {
     matches!(kind, TypeKind::Enum(v) if v.len() > MAX_ENUM_VARIANTS)
 }
 
-/// The `recursion_limit` the crate needs for its types, when the default of 128 is too low.
-fn recursion_limit(ir: &Ir) -> Option<usize> {
-    let n = crate::ir::nesting::deepest(ir).0;
-    (n > 48).then(|| (2 * n + 64).max(256))
-}
-
 /// Kosaraju's algorithm over the inline-containment graph, without recursion.
 fn components(ir: &Ir) -> (Vec<usize>, Vec<bool>) {
     let n = ir.types.len();
@@ -371,16 +370,25 @@ fn components(ir: &Ir) -> (Vec<usize>, Vec<bool>) {
 
 impl Ctx<'_> {
     fn ty(&self, ty: &Ty, owner: TypeId) -> String {
+        self.ty_at(ty, owner, 0)
+    }
+
+    /// [`Self::ty`] of a part `depth` type constructors inside a type expression.
+    fn ty_at(&self, ty: &Ty, owner: TypeId, depth: usize) -> String {
         match ty {
+            Ty::Nullable(_) | Ty::Array(_) | Ty::Map(_) if depth == limits::MAX_TYPE_DEPTH => {
+                let inner = self.ty_at(ty, owner, 0);
+                self.nested.borrow_mut().alias(inner)
+            }
             Ty::Any => "serde_json::Value".into(),
             Ty::Bool => "bool".into(),
             Ty::Integer => "i64".into(),
             Ty::Number => "f64".into(),
             Ty::String | Ty::Literal(_) => "String".into(),
             Ty::Null => "()".into(),
-            Ty::Nullable(t) => format!("Option<{}>", self.ty(t, owner)),
-            Ty::Array(t) => format!("Vec<{}>", self.ty(t, usize::MAX)),
-            Ty::Map(t) => format!("BTreeMap<String, {}>", self.ty(t, usize::MAX)),
+            Ty::Nullable(t) => format!("Option<{}>", self.ty_at(t, owner, depth + 1)),
+            Ty::Array(t) => format!("Vec<{}>", self.ty_at(t, usize::MAX, depth + 1)),
+            Ty::Map(t) => format!("BTreeMap<String, {}>", self.ty_at(t, usize::MAX, depth + 1)),
             Ty::Named(id) => {
                 let name = self.names[*id].clone();
                 if owner != usize::MAX && (self.reaches(*id, owner) || self.deep[*id]) {
@@ -533,6 +541,7 @@ impl Ctx<'_> {
 
     fn type_ctx(&self, id: TypeId) -> TypeCtx {
         let t = &self.ir.types[id];
+        self.nested.borrow_mut().start(&self.names[id]);
         let mut is_alias = false;
         let body = match &t.kind {
             TypeKind::Struct(s) => {
@@ -599,6 +608,7 @@ impl Ctx<'_> {
             is_alias,
             standalone: !self.payload(id),
             schemars: self.schemars,
+            nested: self.nested.borrow_mut().take(),
             body,
         }
     }
@@ -744,6 +754,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         cyclic,
         deep,
         recursive,
+        nested: Default::default(),
     };
     let mut files = Files::new();
     let mut module_names = Vec::new();
@@ -839,7 +850,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         mods,
         uses,
         any_typed: lib_types.iter().any(|t: &LibType| t.typed && !t.alias),
-        recursion_limit: recursion_limit(ir),
+        recursion_limit: limits::recursion_limit(ir),
         types: lib_types,
     };
     files.insert("src/lib.rs".into(), run("rust/lib.rs.j2", &lib)?);

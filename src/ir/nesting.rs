@@ -32,6 +32,13 @@ pub fn refers_to(ir: &Ir, id: TypeId) -> Vec<TypeId> {
 /// accepts (the members of a cycle all count), and a type at which such a chain starts.
 /// Linear, without recursion.
 pub fn deepest_counting(ir: &Ir, counts: &dyn Fn(TypeId) -> bool) -> (usize, Option<TypeId>) {
+    deepest_weighted(ir, &|v| usize::from(counts(v)))
+}
+
+/// The heaviest chain of types that refer to one another, each type weighing `weight` (the
+/// members of a cycle all count), and a type at which such a chain starts. Linear, without
+/// recursion.
+pub fn deepest_weighted(ir: &Ir, weight: &dyn Fn(TypeId) -> usize) -> (usize, Option<TypeId>) {
     let n = ir.types.len();
     let edges = |v: usize| refers_to(ir, v);
     let comp = super::cycles::components(n, &edges);
@@ -51,7 +58,7 @@ pub fn deepest_counting(ir: &Ir, counts: &dyn Fn(TypeId) -> bool) -> (usize, Opt
             .map(|u| depth[comp[u]])
             .max()
             .unwrap_or(0);
-        depth[c] = below + members[c].iter().filter(|&&v| counts(v)).count();
+        depth[c] = below + members[c].iter().map(|&v| weight(v)).sum::<usize>();
         if depth[c] > best.0 {
             best = (depth[c], members[c].first().copied());
         }

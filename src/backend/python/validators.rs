@@ -378,7 +378,8 @@ impl<'a> VBuilder<'a> {
                     n.generic.push(PyCheck::Const { name })
                 }
                 Check::Enum(vs) => {
-                    if vs.iter().all(Value::is_string) {
+                    // An empty enum is a list: `{}` would be a dict, of a type mypy cannot infer.
+                    if !vs.is_empty() && vs.iter().all(Value::is_string) {
                         let items: Vec<String> = vs.iter().map(lit::flat).collect();
                         let name =
                             self.constant("E", id, |lead| lit::seq(&items, "{", "}", 0, lead, 0));
@@ -502,10 +503,14 @@ impl<'a> VBuilder<'a> {
                     n.objects
                         .push(PyCheck::NoAdditionalProperties { known, patterns });
                 }
+                // Empty tables are left out with their checks: they check nothing, and mypy
+                // cannot type the loop variable over `()` ("Need type annotation").
                 Check::Required(names) => {
                     let rows: Vec<String> = names.iter().map(|s| lit::string(s)).collect();
-                    let table = self.table("RQ", id, rows);
-                    n.objects.push(PyCheck::Required { table });
+                    if !rows.is_empty() {
+                        let table = self.table("RQ", id, rows);
+                        n.objects.push(PyCheck::Required { table });
+                    }
                 }
                 Check::MinProperties(m) => n.objects.push(PyCheck::MinProperties(m)),
                 Check::MaxProperties(m) => n.objects.push(PyCheck::MaxProperties(m)),
@@ -516,14 +521,17 @@ impl<'a> VBuilder<'a> {
                 Check::DependentRequired(deps) => {
                     let rows: Vec<String> = deps
                         .iter()
+                        .filter(|(_, names)| !names.is_empty())
                         .map(|(k, names)| {
                             let names: Vec<String> = names.iter().map(|s| lit::string(s)).collect();
                             let inner = lit::seq(&names, "(", ")", 8, 0, 1);
                             lit::seq(&[lit::string(k), inner], "(", ")", 4, 0, 1)
                         })
                         .collect();
-                    let table = self.table("DR", id, rows);
-                    n.objects.push(PyCheck::DependentRequired { table });
+                    if !rows.is_empty() {
+                        let table = self.table("DR", id, rows);
+                        n.objects.push(PyCheck::DependentRequired { table });
+                    }
                 }
                 Check::DependentSchemas(deps) => {
                     let rows: Vec<String> = deps
@@ -532,8 +540,10 @@ impl<'a> VBuilder<'a> {
                             lit::seq(&[lit::string(k), format!("_n{node}")], "(", ")", 4, 0, 1)
                         })
                         .collect();
-                    let table = self.table("DS", id, rows);
-                    n.objects.push(PyCheck::DependentSchemas { table });
+                    if !rows.is_empty() {
+                        let table = self.table("DS", id, rows);
+                        n.objects.push(PyCheck::DependentSchemas { table });
+                    }
                 }
                 Check::Ref(node) => {
                     if !self.trivial(node) {
