@@ -302,6 +302,9 @@ pub(super) struct Deferral {
     /// The levels pydantic follows to build each type's schema (a complete class's schema
     /// holds those of the classes it names).
     cost: Vec<usize>,
+    /// Whether a union or alias is `None` as written (`X: TypeAlias = None`): such a name is
+    /// written `None` where it is used, since `X | None` would be `None | None`, a `TypeError`.
+    null: Vec<bool>,
 }
 
 impl Deferral {
@@ -324,17 +327,35 @@ impl Deferral {
             component,
             big,
             cost: vec![1; n],
+            null: vec![false; n],
         };
         // Types in the order their components complete: what a type names comes first. On a
         // cycle, a type named before its cost is known counts one level.
         let mut order: Vec<TypeId> = (0..n).collect();
         order.sort_by_key(|id| d.component[*id]);
         for id in order {
+            d.null[id] = match &ir.types[id].kind {
+                TypeKind::Union(u) => u.variants.iter().all(|v| d.is_null(&v.ty)),
+                TypeKind::Alias(_) => d.is_null(&alias_ty(ir, id)),
+                _ => false,
+            };
             d.cost[id] = match &ir.types[id].kind {
-                TypeKind::Union(u) => u
+                // A discriminated union names its variants' classes as they are (pydantic
+                // needs the classes to read their tags); the parts of any other union are
+                // deferred as `alias_value` writes them (a `None` member costs nothing).
+                TypeKind::Union(u) if u.tags.len() == 1 => u
                     .variants
                     .iter()
                     .map(|v| d.ty_cost(ir, id, &v.ty))
+                    .max()
+                    .unwrap_or(1),
+                TypeKind::Union(u) => u
+                    .variants
+                    .iter()
+                    .map(|v| match &v.ty {
+                        Ty::Nullable(t) => d.capped(ir, id, t),
+                        t => d.capped(ir, id, t),
+                    })
                     .max()
                     .unwrap_or(1),
                 TypeKind::Alias(_) => d.ty_cost(ir, id, &alias_ty(ir, id)),
@@ -402,6 +423,16 @@ impl Deferral {
     pub(super) fn lazy(&self, ir: &Ir, id: TypeId) -> bool {
         matches!(ir.types[id].kind, TypeKind::Alias(_) | TypeKind::Union(_))
             && self.too_deep(1 + self.cost[id])
+    }
+
+    /// Whether `ty` is `None` as written (a named type on a cycle not yet known counts as not).
+    pub(super) fn is_null(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Null => true,
+            Ty::Nullable(t) => self.is_null(t),
+            Ty::Named(id) => self.null[*id],
+            _ => false,
+        }
     }
 
     /// Whether a part of this cost is deferred.

@@ -175,7 +175,9 @@ impl<'a> MBuilder<'a> {
                 self.typing.insert("Literal");
                 format!("Literal[{}]", lit::string(s))
             }
+            Ty::Nullable(t) if self.deferral.is_null(t) => "None".into(),
             Ty::Nullable(t) => format!("{} | None", self.part(t)),
+            Ty::Named(id) if self.deferral.is_null(&Ty::Named(*id)) => "None".into(),
             Ty::Array(t) => format!("list[{}]", self.part(t)),
             Ty::Map(t) => format!("dict[str, {}]", self.part(t)),
             Ty::Named(id) if self.deferral.cycle(self.ir, self.owner, *id) => {
@@ -223,6 +225,7 @@ impl<'a> MBuilder<'a> {
     /// The annotation of a field's type, with its structure.
     fn ann_shape(&mut self, ty: &Ty) -> AnnShape {
         match ty {
+            Ty::Nullable(t) if self.deferral.is_null(t) => AnnShape::Atom("None".into()),
             Ty::Nullable(t) => AnnShape::Union(vec![self.part(t), "None".into()]),
             Ty::Array(t) => AnnShape::Sub("list", vec![self.part(t)]),
             Ty::Map(t) => AnnShape::Sub("dict", vec!["str".into(), self.part(t)]),
@@ -323,7 +326,7 @@ impl<'a> MBuilder<'a> {
                 .filter(|v| default_fits(self.ir, &f.ty, v, 0));
             let default = match (fitting, f.required) {
                 (Some(Value::Null), _) | (None, false) => {
-                    if !matches!(f.ty, Ty::Nullable(_) | Ty::Any | Ty::Null) {
+                    if !matches!(f.ty, Ty::Nullable(_) | Ty::Any) && !self.deferral.is_null(&f.ty) {
                         ann = AnnShape::Union(vec![ann.flat(), "None".into()]);
                     }
                     Some(Value::Null)
@@ -466,11 +469,18 @@ impl MBuilder<'_> {
         match &ir.types[id].kind {
             TypeKind::Union(u) => {
                 let mut anns = Vec::new();
+                // Parts of a union that is not discriminated are deferred where pydantic
+                // would descend too deep (`Deferral`); a discriminated one names its classes.
+                let tagged = u.tags.len() == 1;
                 for v in &u.variants {
-                    match &v.ty {
-                        // `X | None` and `None` are one `None` member.
-                        Ty::Nullable(t) => anns.extend([self.ann(t), "None".to_string()]),
-                        t => anns.push(self.ann(t)),
+                    // `X | None` and `None` are one `None` member.
+                    let (t, null) = match &v.ty {
+                        Ty::Nullable(t) => (&**t, true),
+                        t => (t, false),
+                    };
+                    anns.push(if tagged { self.ann(t) } else { self.part(t) });
+                    if null {
+                        anns.push("None".to_string());
                     }
                 }
                 let anns = merge_literals(distinct(anns));
@@ -501,7 +511,7 @@ impl MBuilder<'_> {
                         return value;
                     }
                     return match &ty {
-                        Ty::Nullable(t) => {
+                        Ty::Nullable(t) if !self.deferral.is_null(t) => {
                             let inner = self.ann(t);
                             self.union_of(&[inner, "None".into()], true, indent, lead, tail)
                         }
@@ -686,8 +696,10 @@ pub(super) fn render_module(
                 alias_docs.push(doc);
             }
         }
-        // A model class, or another name for one: built by the class itself.
-        let model = names_model_class(ir, id);
+        // A model class, or another name for one: built by the class itself (not when the
+        // name is a lazy `TypeAliasType`, which is no class: an adapter builds it).
+        let model = names_model_class(ir, id)
+            && !(matches!(ir.types[id].kind, TypeKind::Alias(_)) && deferral.lazy(ir, id));
         let snake = names::field_name(Lang::Python, &name)
             .trim_end_matches('_')
             .to_string();

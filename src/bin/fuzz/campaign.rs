@@ -154,7 +154,9 @@ pub fn run(ctx: &Context, seeds: &Seeds, opts: &RunOptions) -> i32 {
 }
 
 /// Regenerates an evenly spread sample of the mutants that generated, as packages
-/// `corpus-f<j>`, and build-checks them batch by batch (deleting each batch afterwards).
+/// `corpus-f<j>`, and build-checks them batch by batch (deleting each batch afterwards). A mutant
+/// whose output is too large to check is reported and replaced by the next one that generated,
+/// so that `build_sample` packages are checked when there are that many.
 fn build_sample(
     ctx: &Context,
     seeds: &Seeds,
@@ -167,10 +169,19 @@ fn build_sample(
         .collect();
     let n = opts.build_sample.min(ok.len());
     let chosen: Vec<usize> = (0..n).map(|k| ok[k * ok.len() / n]).collect();
+    // The spread sample first, then the others in order, as replacements.
+    let mut queue: std::collections::VecDeque<usize> = chosen.iter().copied().collect();
+    let taken: std::collections::BTreeSet<usize> = chosen.iter().copied().collect();
+    queue.extend(ok.iter().copied().filter(|i| !taken.contains(i)));
     let dir = ctx.work.join("build");
-    for batch in chosen.chunks(opts.batch) {
+    let mut checked = 0;
+    while checked < n && !queue.is_empty() {
+        let mut batch = Vec::new();
         let mut live = Vec::new();
-        for (j, &ri) in batch.iter().enumerate() {
+        while live.len() < opts.batch.min(n - checked) {
+            let Some(ri) = queue.pop_front() else { break };
+            let j = batch.len();
+            batch.push(ri);
             let m = mutate::mutant(seeds, records[ri].seed);
             let slot = Slot::with_out(ctx.work.join("gen"), dir.join(format!("f{j}")));
             let r = run_one(ctx, &slot, &m, records[ri].index, &format!("corpus-f{j}"));
@@ -200,6 +211,7 @@ fn build_sample(
             }
         }
         eprintln!("build check of {} package(s)", live.len());
+        checked += live.len();
         for (j, verdicts) in build::check(&dir, &live, tools, None) {
             records[batch[j]].build = verdicts;
         }

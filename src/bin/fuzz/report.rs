@@ -78,17 +78,20 @@ pub fn summary(records: &[Record], seconds: f64) -> String {
     }
     let built: Vec<&Record> = records.iter().filter(|r| !r.build.is_empty()).collect();
     if !built.is_empty() {
-        let _ = writeln!(
-            s,
-            "\n| build check ({} sampled ok mutants) | pass | fail |\n|---|---:|---:|",
-            built.len()
-        );
         let large = built
             .iter()
             .filter(|r| r.build.contains_key("too-large"))
             .count();
+        let _ = writeln!(
+            s,
+            "\n| build check ({} ok mutants checked) | pass | fail |\n|---|---:|---:|",
+            built.len() - large
+        );
         if large > 0 {
-            let _ = writeln!(s, "| (not checked: over 3 MB of output) | | {large} |");
+            let _ = writeln!(
+                s,
+                "| (sampled, not checked: over 3 MB of output, replaced by the next) | | {large} |"
+            );
         }
         for check in super::build::CHECKS {
             let pass = built
