@@ -143,4 +143,23 @@ fn main() {
             json!({"type": "object", "allOf": [{"$ref": back}]})
         }),
     );
+    // Seven equal chains: the validation program merges equal nodes level by level.
+    let mut equal = Map::new();
+    let mut props = Map::new();
+    for c in 0..7 {
+        for i in 0..10_000 {
+            let def = match i + 1 < 10_000 {
+                true => {
+                    json!({"type": "object", "properties": {"p": {"$ref": format!("#/$defs/c{c}_{}", i + 1)}}})
+                }
+                false => json!({"type": "string"}),
+            };
+            equal.insert(format!("c{c}_{i}"), def);
+        }
+        props.insert(format!("p{c}"), json!({"$ref": format!("#/$defs/c{c}_0")}));
+    }
+    run(
+        "seven equal 10,000-long property chains",
+        &json!({"type": "object", "properties": props, "$defs": equal}),
+    );
 }

@@ -205,7 +205,7 @@ impl Check {
         }
     }
 
-    fn children_mut(&mut self) -> Vec<&mut NodeId> {
+    pub(crate) fn children_mut(&mut self) -> Vec<&mut NodeId> {
         match self {
             Check::PrefixItems(ns) | Check::AnyOf(ns) | Check::OneOf(ns) => ns.iter_mut().collect(),
             Check::Items { node, .. }
