@@ -41,9 +41,9 @@ pub(crate) enum Body {
 }
 
 pub(crate) struct StructCtx {
+    /// The fields, the map of undeclared properties (`#[serde(flatten)]`) last.
     fields: Vec<FieldCtx>,
     deny_unknown: bool,
-    extra: Option<String>,
     defaults: Vec<DefaultFn>,
 }
 
@@ -75,6 +75,21 @@ pub(crate) struct EnumVariant {
 pub(crate) struct UnionCtx {
     tag: Option<Lit>,
     variants: Vec<UnionVariant>,
+    /// An untagged union decoded by the validator's choice of branch ([`Choice`]).
+    choice: Option<Choice>,
+}
+
+/// The `Deserialize` of an untagged union: the first variant whose `oneOf`/`anyOf` branch
+/// accepts the value (the validator's decision), not serde's first variant that happens to fit.
+pub(crate) struct Choice {
+    /// The branch validators, in variant order.
+    branches: Vec<usize>,
+    /// `const BRANCHES` on one line (0), its value on the next (1), one branch a line (2).
+    layout: u8,
+    /// One `match` arm per variant: pattern and expression.
+    arms: Vec<(String, String)>,
+    /// Some arm is longer than a line: `#[rustfmt::skip]`.
+    skip_fmt: bool,
 }
 
 pub(crate) struct UnionVariant {
@@ -546,12 +561,11 @@ impl Ctx<'_> {
         let body = match &t.kind {
             TypeKind::Struct(s) => {
                 let mut defaults = Vec::new();
-                let fields = self.fields(id, &s.fields, &[], true, &mut defaults);
-                let extra = s.extra.as_ref().map(|e| self.ty(e, usize::MAX));
+                let mut fields = self.fields(id, &s.fields, &[], true, &mut defaults);
+                fields.extend(self.extra_field(s, &fields));
                 Body::Struct(StructCtx {
                     fields,
                     deny_unknown: s.deny_unknown,
-                    extra,
                     defaults,
                 })
             }
@@ -613,6 +627,23 @@ impl Ctx<'_> {
         }
     }
 
+    /// The field that keeps the properties a struct does not declare: `extra` (or the first of
+    /// `extra_2`, `extra_3`, … that no property took).
+    fn extra_field(&self, s: &crate::ir::Struct, fields: &[FieldCtx]) -> Option<FieldCtx> {
+        let ty = s.extra.as_ref()?;
+        let taken: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+        let name = std::iter::once("extra".to_string())
+            .chain((2..).map(|i| format!("extra_{i}")))
+            .find(|n| !taken.contains(&n.as_str()))
+            .expect("an unused name");
+        Some(FieldCtx {
+            doc: doc_lines(&Some("Properties the schema does not declare.".into())),
+            serde: vec!["flatten".into()],
+            name,
+            ty: format!("BTreeMap<String, {}>", self.ty(ty, usize::MAX)),
+        })
+    }
+
     /// Whether an alias names itself through aliases only (`Nest = Vec<Nest>`).
     fn recursive_alias(&self, id: TypeId) -> bool {
         self.recursive[id]
@@ -622,7 +653,7 @@ impl Ctx<'_> {
     fn inline_struct(&self, ty: &Ty) -> Option<&crate::ir::Struct> {
         match ty {
             Ty::Named(n) => match &self.ir.types[*n].kind {
-                TypeKind::Struct(s) if s.extra.is_none() => Some(s),
+                TypeKind::Struct(s) => Some(s),
                 _ => None,
             },
             _ => None,
@@ -662,21 +693,24 @@ impl Ctx<'_> {
         let raws: Vec<String> = u.variants.iter().map(|v| v.raw_name.clone()).collect();
         let vnames = names::variant_names(&raws);
         if !self.internally_tagged(u) {
+            let variants: Vec<UnionVariant> = u
+                .variants
+                .iter()
+                .zip(vnames)
+                .map(|(v, name)| UnionVariant {
+                    one_line: false,
+                    name,
+                    rename: None,
+                    unit: v.ty == Ty::Null,
+                    ty: self.ty(&v.ty, id),
+                    fields: Vec::new(),
+                })
+                .collect();
+            let choice = choice(u, &variants);
             return UnionCtx {
                 tag: None,
-                variants: u
-                    .variants
-                    .iter()
-                    .zip(vnames)
-                    .map(|(v, name)| UnionVariant {
-                        one_line: false,
-                        name,
-                        rename: None,
-                        unit: v.ty == Ty::Null,
-                        ty: self.ty(&v.ty, id),
-                        fields: Vec::new(),
-                    })
-                    .collect(),
+                variants,
+                choice,
             };
         }
         // The enclosing union's tag is written by the enclosing enum.
@@ -702,7 +736,8 @@ impl Ctx<'_> {
                     };
                 };
                 let mut defaults = Vec::new();
-                let fields = self.fields(id, &s.fields, &skip, false, &mut defaults);
+                let mut fields = self.fields(id, &s.fields, &skip, false, &mut defaults);
+                fields.extend(self.extra_field(s, &fields));
                 let plain = fields.iter().all(|f| f.serde.is_empty());
                 let width = 4
                     + name.len()
@@ -731,8 +766,59 @@ impl Ctx<'_> {
         UnionCtx {
             tag: Some(escape::rust::string(&u.tags[0])),
             variants,
+            choice: None,
         }
     }
+}
+
+/// How an untagged union with a validator per variant is decoded ([`Choice`]); `None` when
+/// the JSON type alone tells its variants apart.
+fn choice(u: &crate::ir::Union, variants: &[UnionVariant]) -> Option<Choice> {
+    let branches: Vec<usize> = u.variants.iter().map(|v| v.node).collect::<Option<_>>()?;
+    if branches.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = branches
+        .iter()
+        .map(|n| format!("super::validators::n{n}"))
+        .collect();
+    // rustfmt: on one line, else the value on the next line, else one branch a line.
+    let flat = list.join(", ");
+    let layout = if 8 + "const BRANCHES: &[rt::Node] = &[];".len() + flat.len() <= 100 {
+        0
+    } else if 12 + "&[];".len() + flat.len() <= 100 {
+        1
+    } else {
+        2
+    };
+    let last = variants.len() - 1;
+    let arms: Vec<(String, String)> = variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let pat = if i == last {
+                "_".to_string()
+            } else {
+                i.to_string()
+            };
+            let expr = if v.unit {
+                format!("rt::null(value, Self::{})?", v.name)
+            } else {
+                format!("Self::{}(rt::de(value)?)", v.name)
+            };
+            (pat, expr)
+        })
+        .collect();
+    // An arm rustfmt would break (a long variant name) is left as written.
+    let skip_fmt = arms
+        .iter()
+        .any(|(p, e): &(String, String)| 16 + p.len() + 4 + e.len() + 1 > 100);
+    Some(Choice {
+        branches,
+        layout,
+        arms,
+        skip_fmt,
+    })
 }
 
 enum DefaultExpr {
@@ -770,9 +856,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             .map(|id| ctx.type_ctx(*id))
             .collect();
         let uses_map = types.iter().any(|t| match &t.body {
-            Body::Struct(s) => {
-                s.extra.is_some() || s.fields.iter().any(|f| f.ty.contains("BTreeMap<"))
-            }
+            Body::Struct(s) => s.fields.iter().any(|f| f.ty.contains("BTreeMap<")),
             Body::Union(u) => u.variants.iter().any(|v| {
                 v.ty.contains("BTreeMap<") || v.fields.iter().any(|f| f.ty.contains("BTreeMap<"))
             }),

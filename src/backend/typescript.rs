@@ -114,6 +114,8 @@ pub(crate) struct Ctx<'a> {
     pub files: Vec<String>,
     /// Per type: whether parsing it can apply defaults (see `compute_fills`).
     fills: Vec<bool>,
+    /// Per type: whether its values are assignable to `JsonValue` (see `compute_json`).
+    json: Vec<bool>,
     /// The nodes that take the instance depth (`docs/validation.md`, "Nesting").
     pub depth: super::depth::DepthPlan,
 }
@@ -128,9 +130,11 @@ impl<'a> Ctx<'a> {
             names,
             files,
             fills: Vec::new(),
+            json: Vec::new(),
             depth,
         };
         ctx.fills = ctx.compute_fills();
+        ctx.json = ctx.compute_json();
         ctx
     }
 
@@ -153,33 +157,55 @@ impl<'a> Ctx<'a> {
     /// Whether every value of the TypeScript type of `t` is assignable to `JsonValue`.
     /// Interfaces are not, unless they declare an index signature that is: unlike object
     /// type literals they get no implicit index signature (microsoft/TypeScript#15300).
-    fn is_json(&self, t: &Ty, seen: &mut BTreeSet<TypeId>) -> bool {
-        match t {
-            Ty::Any
-            | Ty::Bool
-            | Ty::Integer
-            | Ty::Number
-            | Ty::String
-            | Ty::Null
-            | Ty::Literal(_) => true,
-            Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => self.is_json(t, seen),
-            Ty::Named(id) => {
-                // A type met again is assumed compatible, as the compiler does for recursive types.
-                if !seen.insert(*id) {
-                    return true;
+    fn is_json(&self, t: &Ty) -> bool {
+        let mut named = Vec::new();
+        let local = ty_is_json(t, &mut named);
+        local && named.iter().all(|id| self.json[*id])
+    }
+
+    /// [`Self::is_json`] of every named type, computed once: a type met again on a cycle is
+    /// assumed compatible, as the compiler does for recursive types (the greatest fixpoint:
+    /// a type is not JSON when it fails itself or names a type that is not). Linear.
+    fn compute_json(&self) -> Vec<bool> {
+        let n = self.ir.types.len();
+        let mut json = vec![true; n];
+        let mut users: Vec<Vec<TypeId>> = vec![Vec::new(); n];
+        let mut failed = Vec::new();
+        for (id, t) in self.ir.types.iter().enumerate() {
+            let mut named = Vec::new();
+            let ok = match &t.kind {
+                TypeKind::Enum(_) => true,
+                TypeKind::Alias(a) if *a == Ty::Named(id) => true,
+                TypeKind::Alias(a) => ty_is_json(a, &mut named),
+                TypeKind::Union(u) => u
+                    .variants
+                    .iter()
+                    .fold(true, |ok, v| ty_is_json(&v.ty, &mut named) && ok),
+                TypeKind::Struct(s) => {
+                    let fields = s
+                        .fields
+                        .iter()
+                        .fold(true, |ok, f| ty_is_json(&f.ty, &mut named) && ok);
+                    s.extra.as_ref().is_some_and(|e| ty_is_json(e, &mut named)) && fields
                 }
-                match &self.ir.types[*id].kind {
-                    TypeKind::Enum(_) => true,
-                    TypeKind::Alias(a) if *a == Ty::Named(*id) => true,
-                    TypeKind::Alias(a) => self.is_json(a, seen),
-                    TypeKind::Union(u) => u.variants.iter().all(|v| self.is_json(&v.ty, seen)),
-                    TypeKind::Struct(s) => {
-                        s.extra.as_ref().is_some_and(|e| self.is_json(e, seen))
-                            && s.fields.iter().all(|f| self.is_json(&f.ty, seen))
-                    }
+            };
+            for u in named {
+                users[u].push(id);
+            }
+            if !ok {
+                json[id] = false;
+                failed.push(id);
+            }
+        }
+        while let Some(id) = failed.pop() {
+            for &u in &users[id] {
+                if json[u] {
+                    json[u] = false;
+                    failed.push(u);
                 }
             }
         }
+        json
     }
 
     /// The type of an interface's index signature: the additional properties' type, widened by
@@ -199,7 +225,7 @@ impl<'a> Ctx<'a> {
                 t => vec![t],
             };
             for p in parts {
-                if any && *p != Ty::Any && self.is_json(p, &mut BTreeSet::new()) {
+                if any && *p != Ty::Any && self.is_json(p) {
                     continue;
                 }
                 members.push(self.texpr(p));
@@ -914,4 +940,17 @@ struct FillField {
     nullable: bool,
     array: bool,
     map: bool,
+}
+
+/// Whether a type expression is assignable to `JsonValue` as far as its own constructors go;
+/// the named types it holds, which must be too, are pushed to `named`.
+fn ty_is_json(t: &Ty, named: &mut Vec<TypeId>) -> bool {
+    match t {
+        Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => ty_is_json(t, named),
+        Ty::Named(id) => {
+            named.push(*id);
+            true
+        }
+        _ => true,
+    }
 }

@@ -212,11 +212,13 @@ mod tests {
                         raw_name: "a".into(),
                         ty: Ty::Named(2),
                         tag_values: Vec::new(),
+                        node: None,
                     },
                     Variant {
                         raw_name: "b".into(),
                         ty: Ty::String,
                         tag_values: Vec::new(),
+                        node: None,
                     },
                 ],
                 within: None,

@@ -119,11 +119,21 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     comp.run()?;
     let (mut program, mut diagnostics, _) = comp.finish();
     cycles::collapse_ref_cycles(&mut program);
-    let roots: Vec<usize> = types.iter().map(|t| t.node).collect();
+    let mut roots: Vec<usize> = types.iter().map(|t| t.node).collect();
+    for t in &types {
+        if let TypeKind::Union(u) = &t.kind {
+            roots.extend(u.variants.iter().filter_map(|v| v.node));
+        }
+    }
     let map = optimize::optimize(&mut program, &roots);
     cycles::check_descent(&program)?;
     for t in &mut types {
         t.node = map[t.node];
+        if let TypeKind::Union(u) = &mut t.kind {
+            for v in &mut u.variants {
+                v.node = v.node.map(|n| map[n]);
+            }
+        }
     }
     diagnostics.extend(type_diags);
     diagnostics.sort();

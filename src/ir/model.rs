@@ -81,7 +81,8 @@ pub struct Struct {
     pub fields: Vec<Field>,
     /// `additionalProperties: false`.
     pub deny_unknown: bool,
-    /// The type of additional properties kept in a map, if the schema gives one.
+    /// The type of the properties the struct does not declare, kept in a map (`Any` unless
+    /// `additionalProperties` gives a schema); `None` when `deny_unknown`.
     pub extra: Option<Ty>,
 }
 
@@ -117,6 +118,10 @@ pub struct Variant {
     pub ty: Ty,
     /// The values of `tags`, in order, when the union is tagged.
     pub tag_values: Vec<String>,
+    /// The validator of the `oneOf`/`anyOf` branch this variant stands for: typed parsing takes
+    /// the first variant whose branch accepts the value, as the validator decides (not the
+    /// first one whose type happens to fit). `None` where the JSON type or the tags decide.
+    pub node: Option<NodeId>,
 }
 
 /// One schema file: one module in every language.

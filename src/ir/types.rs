@@ -332,6 +332,7 @@ impl TypeBuilder<'_, '_> {
                 raw_name: ty_word(&ty).to_string(),
                 ty,
                 tag_values: Vec::new(),
+                node: None,
             });
         }
         Ok(Union {
@@ -453,8 +454,8 @@ impl TypeBuilder<'_, '_> {
         })
     }
 
-    /// Whether an object schema denies unknown properties, and the type of additional ones it
-    /// keeps in a map.
+    /// Whether an object schema denies unknown properties, and the type of the properties it
+    /// does not declare, kept in a map (`None` only when it denies them).
     fn unknown_policy(
         &mut self,
         loc: &Loc,
@@ -469,6 +470,8 @@ impl TypeBuilder<'_, '_> {
             ),
             None => (false, false),
         };
+        // An object that admits more properties than it declares keeps them (as JSON values
+        // unless `additionalProperties` types them), so that parsing loses nothing.
         let extra = match extra_schema {
             true => Some(self.ty_at(
                 &Self::at(loc, &["additionalProperties"]),
@@ -476,7 +479,8 @@ impl TypeBuilder<'_, '_> {
                 module,
                 true,
             )?),
-            false => None,
+            false if deny_unknown => None,
+            false => Some(Ty::Any),
         };
         Ok((deny_unknown, extra))
     }
@@ -586,10 +590,12 @@ impl TypeBuilder<'_, '_> {
                 (Ty::Named(id), true) => self.types[*id].raw_name.clone(),
                 (t, true) => ty_word(t).to_string(),
             };
+            let node = Some(self.comp.node(b.clone()));
             variants.push(Variant {
                 raw_name: variant_name,
                 ty,
                 tag_values,
+                node,
             });
         }
         Ok(Some(Union {

@@ -19,6 +19,9 @@ pub struct AgentContextReport {
     /// The report.
     #[serde(rename = "contextReport")]
     pub context_report: ContextReport,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl AgentContextReport {
@@ -73,6 +76,9 @@ pub struct ContextReport {
     /// Conversation memory state.
     #[serde(rename = "memoryState", default, skip_serializing_if = "Option::is_none")]
     pub memory_state: Option<MemoryState>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ContextReport {
@@ -110,6 +116,9 @@ pub struct ContextWindow {
     /// Tokens still free.
     #[serde(rename = "availableTokens")]
     pub available_tokens: NonNegativeInteger,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ContextWindow {
@@ -186,7 +195,7 @@ impl Freshness {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct FileCategoryCounts {
-    /// Properties not named in the schema.
+    /// Properties the schema does not declare.
     #[serde(flatten)]
     pub extra: BTreeMap<String, NonNegativeInteger>,
 }
@@ -238,6 +247,9 @@ pub struct LoadedProject {
     /// Freshness as reported by the agent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub freshness: Option<Freshness>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl LoadedProject {
@@ -281,6 +293,9 @@ pub struct LoadedTask {
     /// Tokens used by the task's context.
     #[serde(rename = "tokensUsed", default, skip_serializing_if = "Option::is_none")]
     pub tokens_used: Option<NonNegativeInteger>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl LoadedTask {
@@ -320,6 +335,9 @@ pub struct LoadedDocument {
     /// When the document was loaded.
     #[serde(rename = "loadedAt", default, skip_serializing_if = "Option::is_none")]
     pub loaded_at: Option<DateTime>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl LoadedDocument {
@@ -357,6 +375,9 @@ pub struct Capabilities {
     /// Estimated load time in seconds.
     #[serde(rename = "estimatedLoadTime", default, skip_serializing_if = "Option::is_none")]
     pub estimated_load_time: Option<f64>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl Capabilities {
@@ -400,6 +421,9 @@ pub struct MemoryState {
     /// Tokens remaining for work.
     #[serde(rename = "remainingForWork", default, skip_serializing_if = "Option::is_none")]
     pub remaining_for_work: Option<NonNegativeInteger>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl MemoryState {
@@ -442,6 +466,9 @@ pub struct ReportContextInput {
     pub loaded_tasks: Vec<LoadedTask>,
     /// Which tasks the agent can start now.
     pub capabilities: Capabilities,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ReportContextInput {

@@ -29,6 +29,9 @@ pub struct MessageEnvelope {
     pub kind: String,
     /// Kind-specific message content (a JSON object).
     pub payload: BTreeMap<String, serde_json::Value>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl MessageEnvelope {

@@ -404,6 +404,9 @@ pub struct TenseRules {
     pub results: Tense,
     /// Tense of the discussion chapter.
     pub discussion: Tense,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl TenseRules {
@@ -620,6 +623,9 @@ pub struct Formatting {
     pub table_prefix: TablePrefix,
     /// Equation number placement.
     pub equation_numbering: EquationNumbering,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl Formatting {
@@ -661,6 +667,9 @@ pub struct StyleGuide {
     /// Field-specific evidence requirements (free-form object).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence_standards: Option<BTreeMap<String, serde_json::Value>>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl StyleGuide {
@@ -697,6 +706,9 @@ pub struct ChapterStyleGuide {
     pub tense_rules: TenseRules,
     /// Formatting rules (same shape as in the parent style guide).
     pub formatting: Formatting,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ChapterStyleGuide {
@@ -731,6 +743,9 @@ pub struct SectionStyleGuide {
     pub methodology_type: MethodologyType,
     /// Specific tense for this section type.
     pub tense_for_section: Tense,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl SectionStyleGuide {
@@ -769,6 +784,9 @@ pub struct GlossaryEntry {
     /// Chapter id where the term is first introduced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_use_chapter: Option<String>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl GlossaryEntry {
@@ -807,6 +825,9 @@ pub struct ChapterOutline {
     pub word_budget: NonNegativeInteger,
     /// Section titles within the chapter.
     pub sections: Vec<String>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ChapterOutline {
@@ -847,6 +868,9 @@ pub struct ChapterSummary {
     pub defined_terms: Vec<String>,
     /// References to other chapters.
     pub cross_references: Vec<String>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ChapterSummary {
@@ -879,6 +903,9 @@ pub struct WordBudget {
     pub total: NonNegativeInteger,
     /// Word budget per chapter, keyed by chapter id.
     pub per_chapter: BTreeMap<String, NonNegativeInteger>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl WordBudget {
@@ -951,6 +978,9 @@ pub struct ThesisContext {
     /// Last update time (ISO-8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_updated: Option<DateTime>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ThesisContext {
@@ -991,6 +1021,9 @@ pub struct SectionAssignment {
     pub writer_type: String,
     /// Section progress.
     pub status: SectionStatus,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl SectionAssignment {
@@ -1059,6 +1092,9 @@ pub struct ChapterContext {
     pub word_budget: NonNegativeInteger,
     /// Words left after the drafted sections; negative when the chapter is over budget.
     pub remaining_budget: i64,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ChapterContext {
@@ -1127,6 +1163,9 @@ pub struct SectionContext {
     pub style_guide: SectionStyleGuide,
     /// Target word count for this section.
     pub word_budget: NonNegativeInteger,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl SectionContext {
@@ -1269,6 +1308,9 @@ pub struct CategoryScores {
     /// Style guide compliance.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub formatting: Option<UnitScore>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl CategoryScores {
@@ -1311,6 +1353,9 @@ pub struct QualityIssue {
     pub recommendation: String,
     /// Whether the issue can be auto-corrected.
     pub auto_fixable: bool,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl QualityIssue {
@@ -1345,6 +1390,9 @@ pub struct ContextUsed {
     pub chapter_context: bool,
     /// A SectionContext was available.
     pub section_context: bool,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ContextUsed {
@@ -1405,6 +1453,9 @@ pub struct QualityReport {
     pub suggestion_count: NonNegativeInteger,
     /// What context was available.
     pub context_used: ContextUsed,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl QualityReport {

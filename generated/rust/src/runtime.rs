@@ -7,7 +7,7 @@ use std::fmt;
 use std::sync::LazyLock;
 
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One violation: where in the instance (a JSON Pointer), which keyword, and why.
@@ -247,6 +247,44 @@ fn typed<T: DeserializeOwned>(node: Node, mut value: Value) -> Result<T, Error> 
     check(node, &value).map_err(Error::Invalid)?;
     integral_floats_to_integers(&mut value);
     serde_json::from_value(value).map_err(Error::Json)
+}
+
+/// Decodes an untagged union as its validator decides: the variant of the first branch
+/// (`oneOf`/`anyOf`) that accepts the value, so that an object is never read as an earlier
+/// variant whose fields it happens to fit (and loses what that variant does not declare). A
+/// value that no branch accepts (deserialized without validation) gets the first variant
+/// that can hold it, as `#[serde(untagged)]` would.
+pub fn variant<'de, D, T>(
+    deserializer: D,
+    branches: &[Node],
+    build: impl Fn(usize, Value) -> Result<T, serde_json::Error>,
+) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let value = Value::deserialize(deserializer)?;
+    if let Some(i) = branches.iter().position(|n| is_valid(*n, &value)) {
+        return build(i, value).map_err(serde::de::Error::custom);
+    }
+    for i in 0..branches.len() {
+        if let Ok(t) = build(i, value.clone()) {
+            return Ok(t);
+        }
+    }
+    Err(serde::de::Error::custom("the value matches no variant of the union"))
+}
+
+/// Builds a typed value from a JSON value (a variant of [`variant`]).
+pub fn de<T: DeserializeOwned>(value: Value) -> Result<T, serde_json::Error> {
+    serde_json::from_value(value)
+}
+
+/// The unit variant `t` of a union when the value is `null`.
+pub fn null<T>(value: Value, t: T) -> Result<T, serde_json::Error> {
+    match value {
+        Value::Null => Ok(t),
+        _ => Err(serde::de::Error::custom("expected null")),
+    }
 }
 
 /// Validates a typed value by its JSON form.

@@ -76,6 +76,9 @@ pub struct AlternativeTime {
     pub date: Date,
     /// Time range `HH:MM-HH:MM` (24-hour) or `morning`, `afternoon`, `evening`.
     pub time_range: String,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl AlternativeTime {
@@ -941,6 +944,9 @@ pub struct AttendeeAnalysis {
     pub next_action: AttendeeNextAction,
     /// Suggested alternative times (may be empty).
     pub suggested_alternative_times: Vec<AlternativeTime>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl AttendeeAnalysis {
@@ -975,6 +981,9 @@ pub struct EventAnalysis {
     pub reason: String,
     /// Next action for the event.
     pub next_action: EventNextAction,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl EventAnalysis {
@@ -1007,6 +1016,9 @@ pub struct EventDates {
     pub start: DateTime,
     /// End (ISO date-time).
     pub end: DateTime,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl EventDates {
@@ -1046,6 +1058,9 @@ pub struct Attendee {
     pub is_optional: Option<bool>,
     /// Previous assessment of the attendee; null on the first invocation.
     pub attendee_analysis: Option<AttendeeAnalysis>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl Attendee {
@@ -1092,6 +1107,9 @@ pub struct SchedulingOperation {
     pub created_at: DateTime,
     /// Previous assessment of the event; null before the first assessment.
     pub event_analysis: Option<EventAnalysis>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl SchedulingOperation {
@@ -1173,6 +1191,9 @@ pub struct ConversationMessage {
     pub content: String,
     /// When the message was sent.
     pub timestamp: DateTime,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ConversationMessage {
@@ -1216,6 +1237,9 @@ pub struct Coordination {
     pub followup_date: Option<String>,
     /// Previous assessment of the attendee; null on the first invocation.
     pub attendee_analysis: Option<AttendeeAnalysis>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl Coordination {
@@ -1250,6 +1274,9 @@ pub struct SchedulingAgentOutput {
     pub event_analysis: EventAnalysis,
     /// When to re-invoke the agent (ISO date-time), or null for no follow-up.
     pub follow_up_date: Option<String>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl SchedulingAgentOutput {

@@ -31,6 +31,9 @@ pub struct SessionContext {
     /// Orchestration trace of the handoff (P-003 nesting rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<Trace>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl SessionContext {
@@ -216,6 +219,9 @@ pub struct AgentRef {
     /// Optional model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<AgentModel>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl AgentRef {
@@ -248,6 +254,9 @@ pub struct KeyFinding {
     pub id: String,
     /// The finding.
     pub summary: String,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl KeyFinding {
@@ -280,6 +289,9 @@ pub struct OpenQuestion {
     pub id: String,
     /// The question.
     pub question: String,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl OpenQuestion {
@@ -312,6 +324,9 @@ pub struct Blocker {
     pub id: String,
     /// What blocks completion.
     pub description: String,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl Blocker {
@@ -352,6 +367,9 @@ pub struct ConfidenceBreakdown {
     /// How relevant to the task?
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relevance: Option<UnitScore>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ConfidenceBreakdown {
@@ -388,6 +406,9 @@ pub struct Confidence {
     /// Optional per-category breakdown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<ConfidenceBreakdown>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl Confidence {
@@ -501,6 +522,9 @@ pub struct ArtifactRef {
     pub type_: ArtifactType,
     /// Repository-relative path; MUST NOT start with `/` (forward slashes SHOULD be used).
     pub path: String,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl ArtifactRef {
@@ -548,6 +572,9 @@ pub struct HandoffPayload {
     /// Suggested actions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recommendations: Option<Vec<String>>,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl HandoffPayload {
@@ -578,6 +605,9 @@ impl HandoffPayload {
 pub struct Trace {
     /// Nesting depth: 0 = orchestrator to worker, 1 = worker to worker; 2 or more violates P-003 (workers spawning workers).
     pub depth: i64,
+    /// Properties the schema does not declare.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 impl Trace {

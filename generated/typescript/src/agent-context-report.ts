@@ -3,7 +3,7 @@
 // Agent context report protocol (seed 003): the structured report of what an agent holds in its context window, sent on connect, and the input of the `report_context` tool. Objects are open. Token, file and message counts are integers >= 0.
 
 import { ValidationError } from "./runtime.js";
-import type { Violation } from "./runtime.js";
+import type { JsonValue, Violation } from "./runtime.js";
 import {
   n0,
   n1,
@@ -23,6 +23,8 @@ import type { DateTime, NonNegativeInteger } from "./common.js";
 export interface AgentContextReport {
   /** The report. */
   contextReport: ContextReport;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link AgentContextReport} in `value`; empty when it is valid. */
@@ -73,6 +75,8 @@ export interface ContextReport {
   capabilities: Capabilities;
   /** Conversation memory state. */
   memoryState?: MemoryState;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ContextReport} in `value`; empty when it is valid. */
@@ -106,6 +110,8 @@ export interface ContextWindow {
   percentFull?: number;
   /** Tokens still free. */
   availableTokens: NonNegativeInteger;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ContextWindow} in `value`; empty when it is valid. */
@@ -210,6 +216,8 @@ export interface LoadedProject {
   sizeInTokens: NonNegativeInteger;
   /** Freshness as reported by the agent. */
   freshness?: Freshness;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link LoadedProject} in `value`; empty when it is valid. */
@@ -247,6 +255,8 @@ export interface LoadedTask {
   relevantFiles: NonNegativeInteger;
   /** Tokens used by the task's context. */
   tokensUsed?: NonNegativeInteger;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link LoadedTask} in `value`; empty when it is valid. */
@@ -282,6 +292,8 @@ export interface LoadedDocument {
   sizeInTokens?: NonNegativeInteger;
   /** When the document was loaded. */
   loadedAt?: DateTime;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link LoadedDocument} in `value`; empty when it is valid. */
@@ -315,6 +327,8 @@ export interface Capabilities {
   needsContextLoad: string[];
   /** Estimated load time in seconds. */
   estimatedLoadTime?: number;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link Capabilities} in `value`; empty when it is valid. */
@@ -352,6 +366,8 @@ export interface MemoryState {
   conversationTokens?: NonNegativeInteger;
   /** Tokens remaining for work. */
   remainingForWork?: NonNegativeInteger;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link MemoryState} in `value`; empty when it is valid. */
@@ -389,6 +405,8 @@ export interface ReportContextInput {
   loadedTasks: LoadedTask[];
   /** Which tasks the agent can start now. */
   capabilities: Capabilities;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ReportContextInput} in `value`; empty when it is valid. */

@@ -19,6 +19,8 @@ export interface MessageEnvelope {
   kind: string;
   /** Kind-specific message content (a JSON object). */
   payload: { [key: string]: JsonValue };
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link MessageEnvelope} in `value`; empty when it is valid. */

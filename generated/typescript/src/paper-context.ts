@@ -312,6 +312,8 @@ export interface TenseRules {
   results: Tense;
   /** Tense of the discussion chapter. */
   discussion: Tense;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link TenseRules} in `value`; empty when it is valid. */
@@ -475,6 +477,8 @@ export interface Formatting {
   table_prefix: TablePrefix;
   /** Equation number placement. */
   equation_numbering: EquationNumbering;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link Formatting} in `value`; empty when it is valid. */
@@ -512,6 +516,8 @@ export interface StyleGuide {
   formatting?: Formatting;
   /** Field-specific evidence requirements (free-form object). */
   evidence_standards?: { [key: string]: JsonValue };
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link StyleGuide} in `value`; empty when it is valid. */
@@ -547,6 +553,8 @@ export interface ChapterStyleGuide {
   tense_rules: TenseRules;
   /** Formatting rules (same shape as in the parent style guide). */
   formatting: Formatting;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ChapterStyleGuide} in `value`; empty when it is valid. */
@@ -585,6 +593,8 @@ export interface SectionStyleGuide {
   methodology_type: MethodologyType;
   /** Specific tense for this section type. */
   tense_for_section: Tense;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link SectionStyleGuide} in `value`; empty when it is valid. */
@@ -625,6 +635,8 @@ export interface GlossaryEntry {
   abbreviation?: string;
   /** Chapter id where the term is first introduced. */
   first_use_chapter?: string;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link GlossaryEntry} in `value`; empty when it is valid. */
@@ -662,6 +674,8 @@ export interface ChapterOutline {
   word_budget: NonNegativeInteger;
   /** Section titles within the chapter. */
   sections: string[];
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ChapterOutline} in `value`; empty when it is valid. */
@@ -701,6 +715,8 @@ export interface ChapterSummary {
   defined_terms: string[];
   /** References to other chapters. */
   cross_references: string[];
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ChapterSummary} in `value`; empty when it is valid. */
@@ -732,6 +748,8 @@ export interface WordBudget {
   total: NonNegativeInteger;
   /** Word budget per chapter, keyed by chapter id. */
   per_chapter: { [key: string]: NonNegativeInteger };
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link WordBudget} in `value`; empty when it is valid. */
@@ -793,6 +811,8 @@ export interface ThesisContext {
   created?: DateTime;
   /** Last update time (ISO-8601). */
   last_updated?: DateTime;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ThesisContext} in `value`; empty when it is valid. */
@@ -844,6 +864,8 @@ export interface SectionAssignment {
   writer_type: string;
   /** Section progress. */
   status: SectionStatus;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link SectionAssignment} in `value`; empty when it is valid. */
@@ -914,6 +936,8 @@ export interface ChapterContext {
   word_budget: NonNegativeInteger;
   /** Words left after the drafted sections; negative when the chapter is over budget. */
   remaining_budget: number;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ChapterContext} in `value`; empty when it is valid. */
@@ -979,6 +1003,8 @@ export interface SectionContext {
   style_guide: SectionStyleGuide;
   /** Target word count for this section. */
   word_budget: NonNegativeInteger;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link SectionContext} in `value`; empty when it is valid. */
@@ -1083,6 +1109,8 @@ export interface CategoryScores {
   citation_accuracy?: UnitScore;
   /** Style guide compliance. */
   formatting?: UnitScore;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link CategoryScores} in `value`; empty when it is valid. */
@@ -1124,6 +1152,8 @@ export interface QualityIssue {
   recommendation: string;
   /** Whether the issue can be auto-corrected. */
   auto_fixable: boolean;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link QualityIssue} in `value`; empty when it is valid. */
@@ -1157,6 +1187,8 @@ export interface ContextUsed {
   chapter_context: boolean;
   /** A SectionContext was available. */
   section_context: boolean;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ContextUsed} in `value`; empty when it is valid. */
@@ -1216,6 +1248,8 @@ export interface QualityReport {
   suggestion_count: NonNegativeInteger;
   /** What context was available. */
   context_used: ContextUsed;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link QualityReport} in `value`; empty when it is valid. */

@@ -121,6 +121,8 @@ export interface AlternativeTime {
   date: DateType;
   /** Time range `HH:MM-HH:MM` (24-hour) or `morning`, `afternoon`, `evening`. */
   time_range: string;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link AlternativeTime} in `value`; empty when it is valid. */
@@ -1570,6 +1572,8 @@ export interface AttendeeAnalysis {
   next_action: AttendeeNextAction;
   /** Suggested alternative times (may be empty). */
   suggested_alternative_times: AlternativeTime[];
+  /** Further properties. */
+  [key: string]: JsonValue | AttendeeNextAction;
 }
 
 /** Every violation of {@link AttendeeAnalysis} in `value`; empty when it is valid. */
@@ -1606,6 +1610,8 @@ export interface EventAnalysis {
   reason: string;
   /** Next action for the event. */
   next_action: EventNextAction;
+  /** Further properties. */
+  [key: string]: JsonValue | EventNextAction;
 }
 
 /** Every violation of {@link EventAnalysis} in `value`; empty when it is valid. */
@@ -1637,6 +1643,8 @@ export interface EventDates {
   start: DateTime;
   /** End (ISO date-time). */
   end: DateTime;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link EventDates} in `value`; empty when it is valid. */
@@ -1674,6 +1682,8 @@ export interface Attendee {
   is_optional?: boolean;
   /** Previous assessment of the attendee; null on the first invocation. */
   attendee_analysis: AttendeeAnalysis | null;
+  /** Further properties. */
+  [key: string]: JsonValue | AttendeeAnalysis;
 }
 
 /** Every violation of {@link Attendee} in `value`; empty when it is valid. */
@@ -1719,6 +1729,8 @@ export interface SchedulingOperation {
   created_at: DateTime;
   /** Previous assessment of the event; null before the first assessment. */
   event_analysis: EventAnalysis | null;
+  /** Further properties. */
+  [key: string]: JsonValue | Attendee[] | EventAnalysis;
 }
 
 /** Every violation of {@link SchedulingOperation} in `value`; empty when it is valid. */
@@ -1794,6 +1806,8 @@ export interface ConversationMessage {
   content: string;
   /** When the message was sent. */
   timestamp: DateTime;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ConversationMessage} in `value`; empty when it is valid. */
@@ -1840,6 +1854,8 @@ export interface Coordination {
   followup_date: string | null;
   /** Previous assessment of the attendee; null on the first invocation. */
   attendee_analysis: AttendeeAnalysis | null;
+  /** Further properties. */
+  [key: string]: JsonValue | AttendeeAnalysis;
 }
 
 /** Every violation of {@link Coordination} in `value`; empty when it is valid. */
@@ -1873,6 +1889,8 @@ export interface SchedulingAgentOutput {
   event_analysis: EventAnalysis;
   /** When to re-invoke the agent (ISO date-time), or null for no follow-up. */
   follow_up_date: string | null;
+  /** Further properties. */
+  [key: string]: JsonValue | AttendeeAnalysis | EventAnalysis;
 }
 
 /** Every violation of {@link SchedulingAgentOutput} in `value`; empty when it is valid. */

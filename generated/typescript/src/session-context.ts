@@ -38,6 +38,8 @@ export interface SessionContext {
   payload: HandoffPayload;
   /** Orchestration trace of the handoff (P-003 nesting rule). */
   trace?: Trace;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link SessionContext} in `value`; empty when it is valid. */
@@ -169,6 +171,8 @@ export interface AgentRef {
   cognitive_mode?: CognitiveMode;
   /** Optional model. */
   model?: AgentModel;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link AgentRef} in `value`; empty when it is valid. */
@@ -200,6 +204,8 @@ export interface KeyFinding {
   id: string;
   /** The finding. */
   summary: string;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link KeyFinding} in `value`; empty when it is valid. */
@@ -231,6 +237,8 @@ export interface OpenQuestion {
   id: string;
   /** The question. */
   question: string;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link OpenQuestion} in `value`; empty when it is valid. */
@@ -262,6 +270,8 @@ export interface Blocker {
   id: string;
   /** What blocks completion. */
   description: string;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link Blocker} in `value`; empty when it is valid. */
@@ -297,6 +307,8 @@ export interface ConfidenceBreakdown {
   accuracy?: UnitScore;
   /** How relevant to the task? */
   relevance?: UnitScore;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ConfidenceBreakdown} in `value`; empty when it is valid. */
@@ -335,6 +347,8 @@ export interface Confidence {
   reasoning?: string;
   /** Optional per-category breakdown. */
   breakdown?: ConfidenceBreakdown;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link Confidence} in `value`; empty when it is valid. */
@@ -416,6 +430,8 @@ export interface ArtifactRef {
   type: ArtifactType;
   /** Repository-relative path; MUST NOT start with `/` (forward slashes SHOULD be used). */
   path: string;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link ArtifactRef} in `value`; empty when it is valid. */
@@ -457,6 +473,8 @@ export interface HandoffPayload {
   context?: { [key: string]: JsonValue };
   /** Suggested actions. */
   recommendations?: string[];
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link HandoffPayload} in `value`; empty when it is valid. */
@@ -486,6 +504,8 @@ export function parseHandoffPayload(value: unknown): HandoffPayload {
 export interface Trace {
   /** Nesting depth: 0 = orchestrator to worker, 1 = worker to worker; 2 or more violates P-003 (workers spawning workers). */
   depth: number;
+  /** Further properties. */
+  [key: string]: JsonValue;
 }
 
 /** Every violation of {@link Trace} in `value`; empty when it is valid. */

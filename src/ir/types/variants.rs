@@ -200,6 +200,7 @@ impl TypeBuilder<'_, '_> {
                             raw_name: w.clone(),
                             ty,
                             tag_values: vec![w.clone()],
+                            node: None,
                         });
                     }
                     let members: Vec<Ty> = inner.iter().map(|v| v.ty.clone()).collect();
@@ -236,6 +237,7 @@ impl TypeBuilder<'_, '_> {
                 raw_name: v.clone(),
                 ty,
                 tag_values: vec![v.clone()],
+                node: None,
             });
         }
         Ok(Some(Union {

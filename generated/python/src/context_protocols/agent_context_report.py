@@ -31,12 +31,13 @@ class ContextWindow(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     total_tokens: NonNegativeInteger = Field(alias="totalTokens")
     """Tokens in use."""
@@ -77,12 +78,13 @@ class LoadedProject(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     project_id: str = Field(alias="projectId")
     """Project identifier."""
@@ -116,12 +118,13 @@ class LoadedTask(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     task_id: str = Field(alias="taskId")
     """Task identifier (e.g. `T011`)."""
@@ -149,12 +152,13 @@ class LoadedDocument(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     type_: str = Field(alias="type")
     """Document kind, e.g. `CLAUDE_MD`, `ARCHITECTURE` (free text: the seed gives no list)."""
@@ -181,12 +185,13 @@ class Capabilities(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     can_start_immediately: list[str] = Field(alias="canStartImmediately")
     """Task ids the agent has context for (no duplicates)."""
@@ -210,12 +215,13 @@ class MemoryState(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     conversation_length: NonNegativeInteger | None = Field(
         default=None, alias="conversationLength"
@@ -251,12 +257,13 @@ class ContextReport(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     agent_id: str = Field(alias="agentId")
     """Agent identifier (e.g. a UUID)."""
@@ -300,12 +307,13 @@ class AgentContextReport(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     context_report: ContextReport = Field(alias="contextReport")
     """The report."""
@@ -321,12 +329,13 @@ class ReportContextInput(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     agent_id: str = Field(alias="agentId")
     """Reporting agent's identifier."""

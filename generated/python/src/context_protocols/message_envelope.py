@@ -21,12 +21,13 @@ class MessageEnvelope(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     id: str | None = None
     """Message identifier (e.g. `msg-1`). Several seed examples omit it, so it is optional here."""

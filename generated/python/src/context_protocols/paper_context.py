@@ -81,12 +81,13 @@ class TenseRules(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     methods: Tense
     """Tense of the methods chapter."""
@@ -108,12 +109,13 @@ class Formatting(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     heading_style: HeadingStyle
     """Heading numbering style."""
@@ -138,12 +140,13 @@ class StyleGuide(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     citation_style: CitationStyle
     """Citation style."""
@@ -171,12 +174,13 @@ class ChapterStyleGuide(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     citation_style: CitationStyle
     """Citation style."""
@@ -201,12 +205,13 @@ class SectionStyleGuide(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     citation_style: CitationStyle
     """Citation style."""
@@ -228,12 +233,13 @@ class GlossaryEntry(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     term: str
     """The technical term."""
@@ -258,12 +264,13 @@ class ChapterOutline(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     chapter_id: str
     """Chapter identifier."""
@@ -291,12 +298,13 @@ class ChapterSummary(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     chapter_id: str
     """Chapter identifier."""
@@ -327,12 +335,13 @@ class WordBudget(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     total: NonNegativeInteger
     """Total word budget."""
@@ -351,12 +360,13 @@ class ThesisContext(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     project_id: str
     """Unique thesis/paper identifier."""
@@ -420,12 +430,13 @@ class SectionAssignment(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     section_id: str
     """Section identifier."""
@@ -456,12 +467,13 @@ class ChapterContext(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     parent_summary: str
     """Compressed ThesisContext, at most 500 words."""
@@ -531,12 +543,13 @@ class SectionContext(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     chapter_summary: str
     """Compressed ChapterContext, at most 300 words."""
@@ -606,12 +619,13 @@ class CategoryScores(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     consistency: UnitScore | None = None
     """Terminology, style consistency."""
@@ -639,12 +653,13 @@ class QualityIssue(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     issue_id: str
     """Issue identifier."""
@@ -678,12 +693,13 @@ class ContextUsed(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     thesis_context: bool
     """A ThesisContext was available."""
@@ -705,12 +721,13 @@ class QualityReport(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     report_id: str
     """Unique report identifier."""

@@ -74,12 +74,13 @@ class AlternativeTime(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     date: Date
     """Date `YYYY-MM-DD`."""
@@ -664,12 +665,13 @@ class AttendeeAnalysis(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     score: Score
     """Attendee score 0-100."""
@@ -697,12 +699,13 @@ class EventAnalysis(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     score: Score
     """Event score 0-100."""
@@ -724,12 +727,13 @@ class EventDates(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     start: DateTime
     """Start (ISO date-time)."""
@@ -748,12 +752,13 @@ class Attendee(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     attendee_email: str
     """Email address."""
@@ -781,12 +786,13 @@ class SchedulingOperation(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     title: str
     """Meeting title."""
@@ -826,12 +832,13 @@ class ConversationMessage(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     direction: MessageDirection
     """Message direction."""
@@ -856,12 +863,13 @@ class Coordination(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     attendee_email: str
     """Email address."""
@@ -895,12 +903,13 @@ class SchedulingAgentOutput(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     attendee_analysis: AttendeeAnalysis
     """New assessment of the attendee."""

@@ -51,12 +51,13 @@ class AgentRef(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     id: str = Field(pattern=r"^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*\Z")
     """Agent identifier `{family}-{role}`, e.g. `ps-researcher`, `nse-requirements`, `orch-planner`."""
@@ -81,12 +82,13 @@ class KeyFinding(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     id: str = Field(pattern=r"^F-[0-9]{3}\Z")
     """Finding id `F-NNN` (exactly three digits), e.g. `F-001`."""
@@ -105,12 +107,13 @@ class OpenQuestion(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     id: str = Field(pattern=r"^Q-[0-9]{3}\Z")
     """Question id `Q-NNN` (exactly three digits), e.g. `Q-015`."""
@@ -129,12 +132,13 @@ class Blocker(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     id: str = Field(pattern=r"^BLK-[0-9]{3}\Z")
     """Blocker id `BLK-NNN` (exactly three digits), e.g. `BLK-003`."""
@@ -153,12 +157,13 @@ class ConfidenceBreakdown(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     source_quality: UnitScore | None = None
     """How reliable are the sources?"""
@@ -183,12 +188,13 @@ class Confidence(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     overall: UnitScore
     """Overall confidence in [0.0, 1.0]: >= 0.9 Very High, >= 0.7 High, >= 0.5 Medium, >= 0.3 Low, otherwise Very Low (lower bounds inclusive)."""
@@ -210,12 +216,13 @@ class ArtifactRef(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     type_: ArtifactType = Field(alias="type")
     """Artifact type."""
@@ -234,12 +241,13 @@ class HandoffPayload(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     key_findings: list[KeyFinding]
     """Primary insights from the source agent."""
@@ -273,12 +281,13 @@ class Trace(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     depth: JsonInt = Field(ge=0, le=1)
     """Nesting depth: 0 = orchestrator to worker, 1 = worker to worker; 2 or more violates P-003 (workers spawning workers)."""
@@ -294,12 +303,13 @@ class SessionContext(BaseModel):
 
     model_config = ConfigDict(
         strict=True,
-        extra="ignore",
+        extra="allow",
         populate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
         use_attribute_docstrings=True,
     )
+    __pydantic_extra__: dict[str, Any]
 
     schema_version: str = Field(
         pattern=r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?\Z"
