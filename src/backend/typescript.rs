@@ -159,8 +159,8 @@ impl<'a> Ctx<'a> {
     /// type literals they get no implicit index signature (microsoft/TypeScript#15300).
     fn is_json(&self, t: &Ty) -> bool {
         let mut named = Vec::new();
-        let local = ty_is_json(t, &mut named);
-        local && named.iter().all(|id| self.json[*id])
+        named_in_ty(t, &mut named);
+        named.iter().all(|id| self.json[*id])
     }
 
     /// [`Self::is_json`] of every named type, computed once: a type met again on a cycle is
@@ -176,17 +176,21 @@ impl<'a> Ctx<'a> {
             let ok = match &t.kind {
                 TypeKind::Enum(_) => true,
                 TypeKind::Alias(a) if *a == Ty::Named(id) => true,
-                TypeKind::Alias(a) => ty_is_json(a, &mut named),
-                TypeKind::Union(u) => u
-                    .variants
-                    .iter()
-                    .fold(true, |ok, v| ty_is_json(&v.ty, &mut named) && ok),
-                TypeKind::Struct(s) => {
-                    let fields = s
-                        .fields
+                TypeKind::Alias(a) => {
+                    named_in_ty(a, &mut named);
+                    true
+                }
+                TypeKind::Union(u) => {
+                    u.variants
                         .iter()
-                        .fold(true, |ok, f| ty_is_json(&f.ty, &mut named) && ok);
-                    s.extra.as_ref().is_some_and(|e| ty_is_json(e, &mut named)) && fields
+                        .for_each(|v| named_in_ty(&v.ty, &mut named));
+                    true
+                }
+                // An interface is assignable only with an index signature.
+                TypeKind::Struct(s) => {
+                    s.fields.iter().for_each(|f| named_in_ty(&f.ty, &mut named));
+                    s.extra.iter().for_each(|e| named_in_ty(e, &mut named));
+                    s.extra.is_some()
                 }
             };
             for u in named {
@@ -942,15 +946,11 @@ struct FillField {
     map: bool,
 }
 
-/// Whether a type expression is assignable to `JsonValue` as far as its own constructors go;
-/// the named types it holds, which must be too, are pushed to `named`.
-fn ty_is_json(t: &Ty, named: &mut Vec<TypeId>) -> bool {
+/// The named types a type expression holds (every other part is assignable to `JsonValue`).
+fn named_in_ty(t: &Ty, named: &mut Vec<TypeId>) {
     match t {
-        Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => ty_is_json(t, named),
-        Ty::Named(id) => {
-            named.push(*id);
-            true
-        }
-        _ => true,
+        Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => named_in_ty(t, named),
+        Ty::Named(id) => named.push(*id),
+        _ => {}
     }
 }
