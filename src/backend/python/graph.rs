@@ -440,3 +440,16 @@ impl Deferral {
         cost >= MAX_EAGER_LEVELS
     }
 }
+
+/// The branch validators of a union that pydantic decodes by the validator's choice (a callable
+/// `Discriminator` over `_validators._u<id>`): one that is not discriminated by a single tag
+/// property and whose variants each stand for a `oneOf`/`anyOf` branch. The first variant whose
+/// branch accepts the value is built, never another that merely fits.
+pub(super) fn choice_nodes(ir: &Ir, id: TypeId) -> Option<Vec<NodeId>> {
+    match &ir.types[id].kind {
+        TypeKind::Union(u) if u.tags.len() != 1 && u.variants.len() > 1 => {
+            u.variants.iter().map(|v| v.node).collect()
+        }
+        _ => None,
+    }
+}

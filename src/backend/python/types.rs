@@ -467,6 +467,30 @@ impl MBuilder<'_> {
     ) -> String {
         let ir = self.ir;
         match &ir.types[id].kind {
+            TypeKind::Union(u) if choice_nodes(ir, id).is_some() => {
+                self.typing.insert("Annotated");
+                self.pydantic.insert("Discriminator");
+                self.pydantic.insert("Tag");
+                let members: Vec<String> = u
+                    .variants
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        let ann = match &v.ty {
+                            Ty::Nullable(_) => self.ann(&v.ty),
+                            t => self.part(t),
+                        };
+                        format!("Annotated[{ann}, Tag(\"{i}\")]")
+                    })
+                    .collect();
+                let field = format!("Discriminator(_rt.choice(_v._u{id}))");
+                let one = format!("Annotated[{}, {field}]", members.join(" | "));
+                if flat || lead + one.chars().count() + tail <= lit::WIDTH {
+                    return one;
+                }
+                let union = self.union_of(&members, false, indent + 4, indent + 4, 1);
+                lit::args(&[union, field], "Annotated[", "]", indent, lead, tail)
+            }
             TypeKind::Union(u) => {
                 let mut anns = Vec::new();
                 // Parts of a union that is not discriminated are deferred where pydantic

@@ -678,7 +678,22 @@ pub(super) fn render_validators(ir: &Ir) -> Result<String> {
             }
         })
         .collect();
-    let VBuilder { consts, tables, .. } = b;
+    let VBuilder {
+        consts, mut tables, ..
+    } = b;
+    // The branches of the unions decoded by the validator's choice (`graph::choice_nodes`).
+    for id in 0..ir.types.len() {
+        if let Some(nodes) = super::graph::choice_nodes(ir, id) {
+            let name = format!("_u{id}");
+            let items: Vec<String> = nodes.iter().map(|n| format!("_n{n}")).collect();
+            let value = lit::seq(&items, "(", ")", 0, name.len() + 3, 0);
+            tables.push(PyConst {
+                name,
+                value,
+                ann: None,
+            });
+        }
+    }
     let json_value = consts.iter().any(|c| c.ann.is_some());
     let fails = nodes.iter().any(|n| {
         [&n.generic, &n.strings, &n.numbers, &n.arrays, &n.objects]

@@ -406,6 +406,22 @@ def adapt(adapter: TypeAdapter[T], data: Any) -> T:
     return adapter.validate_python(data, strict=True, context=VALIDATED)
 
 
+def choice(branches: tuple[Validator, ...]) -> Callable[[Any], str | None]:
+    """The discriminator of a union decoded as its validator decides: the tag (the index) of
+    the first variant whose ``oneOf``/``anyOf`` branch accepts the value, so that a value is
+    never built as an earlier variant it merely fits (losing what that variant does not
+    declare); ``None`` when no branch does."""
+
+    def choose(value: Any) -> str | None:
+        data = _as_json(value)
+        for i, branch in enumerate(branches):
+            if branch(data, "", None):
+                return str(i)
+        return None
+
+    return choose
+
+
 class _Deferred:
     """``Annotated[X, DEFERRED]``: the type ``X``, which pydantic builds when a value of it is
     first validated rather than when the class naming it is built. Pydantic builds a schema
