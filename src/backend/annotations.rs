@@ -132,7 +132,8 @@ fn field_named(ir: &Ir, id: TypeId, name: &str) -> std::result::Result<Ty, Strin
 
 /// Checks the type of the property `name`.
 fn expect_named(ir: &Ir, id: TypeId, name: &str, want: &Ty, what: &str) -> Check {
-    if resolve(ir, &field_named(ir, id, name)?) == *want {
+    let got = resolve(ir, &field_named(ir, id, name)?);
+    if got == *want || (*want == Ty::Integer && got == Ty::WideInteger) {
         Ok(())
     } else {
         Err(format!("property {name:?} must be {what}"))
@@ -307,7 +308,7 @@ fn fallback(ir: &Ir, id: TypeId, v: &Value) -> Check {
 }
 
 fn bands(v: &Value, ty: &Ty) -> Check {
-    if !matches!(ty, Ty::Number | Ty::Integer) {
+    if !matches!(ty, Ty::Number | Ty::Integer | Ty::WideInteger) {
         return Err("only a number property can have bands".into());
     }
     let list = v

@@ -54,10 +54,17 @@ pub(crate) struct FieldCtx {
     ty: String,
 }
 
+/// An optional field with a schema default: its accessor, and the function that makes the
+/// default (`None`: `Default::default()`).
 pub(crate) struct DefaultFn {
-    func: String,
+    field: String,
+    method: String,
+    /// The accessor's doc comment (naming the default).
+    doc: Vec<Line>,
+    /// The field's type is `Copy`: the accessor reads it without cloning.
+    copy: bool,
+    call: Option<(String, String)>,
     ty: String,
-    expr: String,
 }
 
 pub(crate) struct EnumCtx {
@@ -175,6 +182,8 @@ pub fn dependencies_toml() -> String {
 #[template(path = "rust/runtime.rs.j2", escape = "none")]
 struct RuntimeTemplate<'a> {
     header: &'a str,
+    /// Derive `schemars::JsonSchema` behind the crate's `schemars` feature.
+    schemars: bool,
 }
 
 #[derive(Template)]
@@ -398,6 +407,8 @@ impl Ctx<'_> {
             Ty::Any => "serde_json::Value".into(),
             Ty::Bool => "bool".into(),
             Ty::Integer => "i64".into(),
+            // Every JSON integer, `2^64` and `1e300` included, exactly as written.
+            Ty::WideInteger => "rt::JsonInt".into(),
             Ty::Number => "f64".into(),
             Ty::String | Ty::Literal(_) => "String".into(),
             Ty::Null => "()".into(),
@@ -453,39 +464,48 @@ impl Ctx<'_> {
                 } else {
                     &None
                 };
-                let ty = match (&f.required, default, &f.ty) {
-                    (true, _, _) => base,
-                    (false, _, Ty::Nullable(_)) | (false, Some(Value::Null), _) => {
-                        serde.push("default".into());
-                        serde.push("skip_serializing_if = \"Option::is_none\"".into());
-                        if matches!(f.ty, Ty::Nullable(_)) {
-                            base
-                        } else {
-                            format!("Option<{base}>")
-                        }
+                // Optional fields are `Option`s that serialize only when present, so a value
+                // round-trips exactly: an explicit `null` is kept (`Some(None)`, or `Some` of a
+                // type that holds `null`), and a schema default is read through an accessor,
+                // never written into the value.
+                let optional = |serde: &mut Vec<String>| {
+                    serde.push("default".into());
+                    if self.holds_null(&f.ty) {
+                        serde.push("deserialize_with = \"rt::some\"".into());
                     }
-                    (false, Some(d), _) if self.default_expr(&f.ty, d).is_some() => {
-                        match self.default_expr(&f.ty, d).expect("checked") {
-                            DefaultExpr::Trait => serde.push("default".into()),
+                    serde.push("skip_serializing_if = \"Option::is_none\"".into());
+                };
+                let ty = match (f.required, default) {
+                    (true, _) => base,
+                    (false, Some(d)) if !d.is_null() && self.default_expr(&f.ty, d).is_some() => {
+                        optional(&mut serde);
+                        let method = format!("{}_or_default", name.trim_end_matches('_'));
+                        let call = match self.default_expr(&f.ty, d).expect("checked") {
+                            DefaultExpr::Trait => None,
                             DefaultExpr::Expr(expr) => {
                                 let func = format!(
                                     "default_{}_{}",
                                     self.names[owner].to_snake_case(),
                                     name.trim_end_matches('_')
                                 );
-                                serde.push(format!("default = {}", literal(&func)));
-                                defaults.push(DefaultFn {
-                                    func,
-                                    ty: base.clone(),
-                                    expr,
-                                });
+                                Some((func, expr))
                             }
-                        }
-                        base
+                        };
+                        defaults.push(DefaultFn {
+                            field: name.clone(),
+                            method,
+                            doc: doc_lines(&Some(format!(
+                                "`{name}`, or its schema default when absent: `{}`.",
+                                short_json(d)
+                            ))),
+                            copy: self.is_copy(&f.ty),
+                            call,
+                            ty: base.clone(),
+                        });
+                        format!("Option<{base}>")
                     }
-                    (false, _, _) => {
-                        serde.push("default".into());
-                        serde.push("skip_serializing_if = \"Option::is_none\"".into());
+                    (false, _) => {
+                        optional(&mut serde);
                         format!("Option<{base}>")
                     }
                 };
@@ -499,6 +519,43 @@ impl Ctx<'_> {
             .collect()
     }
 
+    /// Whether the Rust type of `ty` can hold a JSON `null` (an `Option`, a JSON value, `()`, a
+    /// union with such a variant), following aliases: an optional field of it deserializes
+    /// through `rt::some`, so that an explicit `null` is not read as an absent field.
+    fn holds_null(&self, ty: &Ty) -> bool {
+        let mut ty = ty;
+        for _ in 0..64 {
+            match ty {
+                Ty::Nullable(_) | Ty::Any | Ty::Null => return true,
+                Ty::Named(id) => match &self.ir.types[*id].kind {
+                    TypeKind::Alias(t) if t != ty => ty = t,
+                    TypeKind::Alias(_) => return true,
+                    TypeKind::Union(u) => {
+                        return u
+                            .variants
+                            .iter()
+                            .any(|v| matches!(v.ty, Ty::Nullable(_) | Ty::Any | Ty::Null))
+                    }
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether the Rust type of `ty` is `Copy` (a number, a `bool`, a string enum).
+    fn is_copy(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Bool | Ty::Integer | Ty::Number => true,
+            Ty::Named(id) => {
+                let kind = &self.ir.types[*id].kind;
+                matches!(kind, TypeKind::Enum(_)) && !large_enum(kind)
+            }
+            _ => false,
+        }
+    }
+
     /// How a schema default is written in Rust; `None` when the field's Rust type has no
     /// `Default` to fall back on (the field then stays an `Option`).
     fn default_expr(&self, ty: &Ty, d: &Value) -> Option<DefaultExpr> {
@@ -507,6 +564,13 @@ impl Ctx<'_> {
             (Ty::Bool, Value::Bool(b)) => DefaultExpr::Expr(b.to_string()),
             (Ty::Integer, Value::Number(n)) if n.as_i64() == Some(0) => DefaultExpr::Trait,
             (Ty::Integer, Value::Number(n)) => DefaultExpr::Expr(n.to_string()),
+            (Ty::WideInteger, Value::Number(n)) => match n.as_i64() {
+                Some(i) => DefaultExpr::Expr(format!("rt::JsonInt::from({i}_i64)")),
+                None => DefaultExpr::Expr(format!(
+                    "rt::schema_default({})",
+                    raw_literal(&n.to_string())
+                )),
+            },
             (Ty::Number, Value::Number(n)) => {
                 let f = n.as_f64().unwrap_or_default();
                 DefaultExpr::Expr(if f.fract() == 0.0 {
@@ -821,6 +885,15 @@ fn choice(u: &crate::ir::Union, variants: &[UnionVariant]) -> Option<Choice> {
     })
 }
 
+/// A JSON value for a doc comment, cut after 60 characters.
+fn short_json(v: &Value) -> String {
+    let s = v.to_string().replace('`', "'");
+    match s.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
+}
+
 enum DefaultExpr {
     /// `Default::default()` is the schema default.
     Trait,
@@ -925,7 +998,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         uses.push("helpers::*".into());
     }
     mods.sort();
-    uses.push("runtime::{Error, ValidationErrors, Violation}".into());
+    uses.push("runtime::{Error, JsonInt, ValidationErrors, Violation}".into());
     uses.sort();
     let mods = mods.into_iter().map(|m| m.1).collect();
     let lib = LibTemplate {
@@ -940,7 +1013,13 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     files.insert("src/lib.rs".into(), run("rust/lib.rs.j2", &lib)?);
     files.insert(
         "src/runtime.rs".into(),
-        run("rust/runtime.rs.j2", &RuntimeTemplate { header: GENERATED })?,
+        run(
+            "rust/runtime.rs.j2",
+            &RuntimeTemplate {
+                header: GENERATED,
+                schemars: ctx.schemars,
+            },
+        )?,
     );
     files.insert(
         "src/formats.rs".into(),

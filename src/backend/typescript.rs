@@ -143,7 +143,7 @@ impl<'a> Ctx<'a> {
         match t {
             Ty::Any => TExpr::atom("JsonValue"),
             Ty::Bool => TExpr::atom("boolean"),
-            Ty::Integer | Ty::Number => TExpr::atom("number"),
+            Ty::Integer | Ty::WideInteger | Ty::Number => TExpr::atom("number"),
             Ty::String => TExpr::atom("string"),
             Ty::Null => TExpr::atom("null"),
             Ty::Literal(s) => TExpr::atom(str_lit(s)),
@@ -583,7 +583,6 @@ impl<'a> Ctx<'a> {
         let t = &self.names[id];
         Some(FillView {
             sig_break: !fits(0, &format!("export function {name}(value: {t}): {t} {{")),
-            return_break: !fits(2, &format!("return {name}(value as {t});")),
             name,
             fields,
         })
@@ -615,7 +614,7 @@ impl<'a> Ctx<'a> {
             (Ty::Null | Ty::Nullable(_), Value::Null) => true,
             (Ty::Nullable(t), v) => self.holds(t, v, d),
             (Ty::Bool, Value::Bool(_)) => true,
-            (Ty::Integer | Ty::Number, Value::Number(_)) => true,
+            (Ty::Integer | Ty::WideInteger | Ty::Number, Value::Number(_)) => true,
             (Ty::String, Value::String(_)) => true,
             (Ty::Literal(l), Value::String(s)) => l == s,
             (Ty::Array(t), Value::Array(a)) => a.iter().all(|x| self.holds(t, x, d)),
@@ -924,7 +923,6 @@ struct FieldView {
 struct FillView {
     name: String,
     sig_break: bool,
-    return_break: bool,
     fields: Vec<FillField>,
 }
 

@@ -34,7 +34,7 @@ fn show(ty: &Ty, keys: &[String]) -> String {
     match ty {
         Ty::Any => "any".into(),
         Ty::Bool => "bool".into(),
-        Ty::Integer => "integer".into(),
+        Ty::Integer | Ty::WideInteger => "integer".into(),
         Ty::Number => "number".into(),
         Ty::String => "string".into(),
         Ty::Null => "null".into(),

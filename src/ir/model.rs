@@ -16,7 +16,11 @@ pub enum Ty {
     /// Any JSON value.
     Any,
     Bool,
+    /// An integer the schema bounds to the 64-bit signed range (`minimum` and `maximum`).
     Integer,
+    /// Any other integer: JSON Schema admits integers of any size (`2^64`, `1e300`), so a
+    /// language with fixed-size integers needs a wider type for it.
+    WideInteger,
     Number,
     String,
     Null,

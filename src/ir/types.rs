@@ -321,7 +321,9 @@ impl TypeBuilder<'_, '_> {
             let hint = format!("{name} {kind}");
             let ty = match kind.as_str() {
                 "boolean" => Ty::Bool,
-                "integer" => Ty::Integer,
+                "integer" => self
+                    .obj(loc)
+                    .map_or(Ty::WideInteger, super::types::shape::integer_ty),
                 "number" => Ty::Number,
                 "string" => Ty::String,
                 "null" => Ty::Null,
@@ -610,7 +612,7 @@ fn ty_word(t: &Ty) -> &'static str {
     match t {
         Ty::Any => "value",
         Ty::Bool => "bool",
-        Ty::Integer => "integer",
+        Ty::Integer | Ty::WideInteger => "integer",
         Ty::Number => "number",
         Ty::String | Ty::Literal(_) => "string",
         Ty::Null => "null",

@@ -1,4 +1,5 @@
-// The API of the generated package beyond the vectors: defaults applied by parse, the
+// The API of the generated package beyond the vectors: parse keeps the value as sent and
+// withDefaults applies schema defaults, the
 // ValidationError shape, type narrowing by the `is` guards, and the enum value lists.
 
 import { strict as assert } from "node:assert";
@@ -13,6 +14,7 @@ import {
   parseThesisContext,
   validateMessageEnvelope,
   ValidationError,
+  withDefaultsThesisContext,
 } from "../pkg/src/index.js";
 import type { MessageEnvelope, ThesisContext } from "../pkg/src/index.js";
 
@@ -34,16 +36,21 @@ const thesis: { [key: string]: unknown } = { ...complete.instance };
 delete thesis["venue"];
 delete thesis["bibliography_keys"];
 
-test("parse applies schema defaults to absent optional fields", () => {
+test("parse keeps the value as sent; withDefaults applies schema defaults", () => {
   const parsed: ThesisContext = parseThesisContext(thesis);
-  assert.deepEqual(parsed.bibliography_keys, []);
-  assert.equal(parsed.venue, null);
-  assert.equal("venue" in thesis, false, "the input is not modified");
+  assert.equal("bibliography_keys" in parsed, false);
+  assert.deepEqual(JSON.parse(JSON.stringify(parsed)), thesis);
+  const filled = withDefaultsThesisContext(parsed);
+  assert.deepEqual(filled.bibliography_keys, []);
+  assert.equal(filled.venue, null);
+  assert.equal("venue" in parsed, false, "the parsed value is not modified");
 });
 
-test("parse keeps present values instead of defaults", () => {
-  const parsed = parseThesisContext({ ...thesis, venue: "ETH" });
-  assert.equal(parsed.venue, "ETH");
+test("withDefaults keeps present values instead of defaults", () => {
+  const filled = withDefaultsThesisContext(
+    parseThesisContext({ ...thesis, venue: "ETH" }),
+  );
+  assert.equal(filled.venue, "ETH");
 });
 
 test("parse throws a ValidationError carrying every violation", () => {

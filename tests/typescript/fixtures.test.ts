@@ -5,7 +5,10 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
 
-import { parseDefaults } from "../fixtures/defaults/src/index.js";
+import {
+  parseDefaults,
+  withDefaultsDefaults,
+} from "../fixtures/defaults/src/index.js";
 import {
   isIndexed,
   isPatterned,
@@ -34,7 +37,7 @@ test("further properties sit beside declared interface properties", () => {
 });
 
 test("defaults are applied only where the property's type holds them", () => {
-  const { cors } = parseDefaults({ cors: {} });
+  const { cors } = withDefaultsDefaults(parseDefaults({ cors: {} }));
   assert.ok(cors !== undefined);
   // `max_age: null` is no string: the default of `policies` is not applied.
   assert.equal(cors.policies, undefined);

@@ -17,7 +17,7 @@ pub fn validate_unit_score(value: &serde_json::Value) -> Result<(), ValidationEr
 }
 
 /// A whole count that cannot be negative (words, tokens, files, milliseconds, issues). The seeds type these as int/number; this schema decides they are integers >= 0.
-pub type NonNegativeInteger = i64;
+pub type NonNegativeInteger = rt::JsonInt;
 
 /// Checks a JSON value against the schema of [`NonNegativeInteger`].
 pub fn validate_non_negative_integer(value: &serde_json::Value) -> Result<(), ValidationErrors> {

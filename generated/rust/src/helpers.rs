@@ -7,7 +7,7 @@
 use std::fmt;
 
 #[allow(unused_imports)]
-use super::runtime::{regex, Pattern};
+use super::runtime::{regex, share_above, share_below, IntValue, Pattern};
 #[allow(unused_imports)]
 use super::*;
 
@@ -197,16 +197,16 @@ pub fn check_quality_report(report: &QualityReport) -> Result<Vec<String>, Helpe
     let issues = &report.issues;
     let counts = count_issues_by_severity(issues)?;
     let mut out = Vec::new();
-    if report.critical_count != counts.critical {
+    if report.critical_count.to_i128() != Some(i128::from(counts.critical)) {
         out.push("critical_count".to_string());
     }
-    if report.major_count != counts.major {
+    if report.major_count.to_i128() != Some(i128::from(counts.major)) {
         out.push("major_count".to_string());
     }
-    if report.minor_count != counts.minor {
+    if report.minor_count.to_i128() != Some(i128::from(counts.minor)) {
         out.push("minor_count".to_string());
     }
-    if report.suggestion_count != counts.suggestion {
+    if report.suggestion_count.to_i128() != Some(i128::from(counts.suggestion)) {
         out.push("suggestion_count".to_string());
     }
     if (report.score - compute_quality_score(issues)?).abs() > 1e-6 {
@@ -318,8 +318,9 @@ pub fn is_session_mismatch(handoff: &SessionContext, current_session_id: &str) -
 }
 /// Percent of the window in use: used / (used + available) × 100; `None` when both are 0.
 pub fn percent_full(window: &ContextWindow) -> Option<f64> {
-    let sum = window.total_tokens + window.available_tokens;
-    (sum != 0).then(|| window.total_tokens as f64 / sum as f64 * 100.0)
+    let used = window.total_tokens.to_f64();
+    let sum = used + window.available_tokens.to_f64();
+    (sum != 0.0).then(|| used / sum * 100.0)
 }
 /// Nanoseconds since 1970-01-01T00:00:00Z of an RFC 3339 date-time (offset required, `T`/`Z`
 /// in either case, fractional seconds kept in full, no leap second).
@@ -422,15 +423,11 @@ pub fn task_match_score(report: &ContextReport, task_id: &str, project_id: &str)
         score += 30;
     }
     let window = &report.context_window;
-    let available = i128::from(window.available_tokens);
-    let sum = i128::from(window.total_tokens) + available;
-    if sum != 0 {
-        if 100 * available > 50 * sum {
-            score += 20;
-        }
-        if 100 * available < 10 * sum {
-            score += -30;
-        }
+    if share_above(&window.available_tokens, &window.total_tokens, 50) {
+        score += 20;
+    }
+    if share_below(&window.available_tokens, &window.total_tokens, 10) {
+        score += -30;
     }
     score
 }

@@ -958,8 +958,8 @@ pub struct ThesisContext {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chapter_summaries: Option<Vec<ChapterSummary>>,
     /// All citation keys available.
-    #[serde(default)]
-    pub bibliography_keys: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bibliography_keys: Option<Vec<String>>,
     /// Citations that MUST appear in the document.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub required_citations: Option<Vec<String>>,
@@ -967,8 +967,8 @@ pub struct ThesisContext {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub word_budget: Option<WordBudget>,
     /// Target venue if applicable; null when there is none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub venue: Option<String>,
+    #[serde(default, deserialize_with = "rt::some", skip_serializing_if = "Option::is_none")]
+    pub venue: Option<Option<String>>,
     /// Submission deadline (ISO-8601 date) if applicable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub submission_deadline: Option<Date>,
@@ -981,6 +981,13 @@ pub struct ThesisContext {
     /// Properties the schema does not declare.
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+impl ThesisContext {
+    /// `bibliography_keys`, or its schema default when absent: `[]`.
+    pub fn bibliography_keys_or_default(&self) -> Vec<String> {
+        self.bibliography_keys.clone().unwrap_or_default()
+    }
 }
 
 impl ThesisContext {
@@ -1059,7 +1066,7 @@ pub struct ChapterContext {
     /// Inherited from parent.
     pub document_title: String,
     /// Chapter number, counted from 1.
-    pub chapter_number: i64,
+    pub chapter_number: rt::JsonInt,
     /// Chapter identifier.
     pub chapter_id: String,
     /// Chapter title.
@@ -1091,7 +1098,7 @@ pub struct ChapterContext {
     /// Total word budget for this chapter.
     pub word_budget: NonNegativeInteger,
     /// Words left after the drafted sections; negative when the chapter is over budget.
-    pub remaining_budget: i64,
+    pub remaining_budget: rt::JsonInt,
     /// Properties the schema does not declare.
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,

@@ -274,6 +274,155 @@ where
     Err(serde::de::Error::custom("the value matches no variant of the union"))
 }
 
+/// Deserializes a present optional field, `null` included: with `#[serde(default)]` an absent
+/// field is `None` and an explicit `null` is `Some` of the type's null (`Some(None)`,
+/// `Some(Value::Null)`), so that it serializes back.
+pub fn some<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
+/// A JSON integer of any size, as JSON Schema's `integer` admits: an `i64`, a `u64`, or an
+/// integral double beyond them (`1e300`), kept as written so that it serializes back the same.
+/// The generated types use it where the schema does not bound an integer to 64 bits.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(transparent)]
+pub struct JsonInt(serde_json::Number);
+
+impl JsonInt {
+    /// The value as an `i64`, if it is one.
+    pub fn as_i64(&self) -> Option<i64> {
+        self.0.as_i64()
+    }
+
+    /// The value as a `u64`, if it is one.
+    pub fn as_u64(&self) -> Option<u64> {
+        self.0.as_u64()
+    }
+
+    /// The value as the nearest double.
+    pub fn as_f64(&self) -> f64 {
+        self.0.as_f64().unwrap_or(f64::NAN)
+    }
+
+    /// The JSON number.
+    pub fn as_number(&self) -> &serde_json::Number {
+        &self.0
+    }
+}
+
+impl Default for JsonInt {
+    fn default() -> Self {
+        JsonInt(0.into())
+    }
+}
+
+impl From<i64> for JsonInt {
+    fn from(n: i64) -> Self {
+        JsonInt(n.into())
+    }
+}
+
+impl From<u64> for JsonInt {
+    fn from(n: u64) -> Self {
+        JsonInt(n.into())
+    }
+}
+
+impl From<i32> for JsonInt {
+    fn from(n: i32) -> Self {
+        JsonInt(n.into())
+    }
+}
+
+impl PartialEq<i64> for JsonInt {
+    fn eq(&self, other: &i64) -> bool {
+        self.as_i64() == Some(*other)
+    }
+}
+
+impl fmt::Display for JsonInt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonInt {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let n = serde_json::Number::deserialize(deserializer)?;
+        match n.as_f64() {
+            Some(f) if n.is_f64() && (f.fract() != 0.0 || !f.is_finite()) => {
+                Err(serde::de::Error::custom(format!("expected an integer, got {n}")))
+            }
+            _ => Ok(JsonInt(n)),
+        }
+    }
+}
+
+/// An integer of either width the generated types use (`i64` where the schema bounds it,
+/// [`JsonInt`] where it does not), as the helpers read it.
+pub trait IntValue {
+    /// The value as an `i128`; `None` beyond ±10^30 (an integral double such as `1e300`).
+    fn to_i128(&self) -> Option<i128>;
+    /// The value as the nearest double.
+    fn to_f64(&self) -> f64;
+}
+
+impl IntValue for i64 {
+    fn to_i128(&self) -> Option<i128> {
+        Some(i128::from(*self))
+    }
+
+    fn to_f64(&self) -> f64 {
+        *self as f64
+    }
+}
+
+impl IntValue for JsonInt {
+    fn to_i128(&self) -> Option<i128> {
+        if let Some(i) = self.as_i64() {
+            return Some(i128::from(i));
+        }
+        if let Some(u) = self.as_u64() {
+            return Some(i128::from(u));
+        }
+        let f = self.as_f64();
+        (f.fract() == 0.0 && f.abs() < 1.0e30).then_some(f as i128)
+    }
+
+    fn to_f64(&self) -> f64 {
+        self.as_f64()
+    }
+}
+
+/// Whether `part` is more than `percent`% of `part + rest`; `false` when both are 0. Exact on
+/// integers up to 10^30, on doubles beyond.
+pub fn share_above(part: &impl IntValue, rest: &impl IntValue, percent: i64) -> bool {
+    match (part.to_i128(), rest.to_i128()) {
+        (Some(p), Some(r)) => p + r != 0 && 100 * p > i128::from(percent).saturating_mul(p + r),
+        _ => {
+            let (p, sum) = (part.to_f64(), part.to_f64() + rest.to_f64());
+            sum != 0.0 && 100.0 * p > percent as f64 * sum
+        }
+    }
+}
+
+/// Whether `part` is less than `percent`% of `part + rest`; `false` when both are 0. Exact on
+/// integers up to 10^30, on doubles beyond.
+pub fn share_below(part: &impl IntValue, rest: &impl IntValue, percent: i64) -> bool {
+    match (part.to_i128(), rest.to_i128()) {
+        (Some(p), Some(r)) => p + r != 0 && 100 * p < i128::from(percent).saturating_mul(p + r),
+        _ => {
+            let (p, sum) = (part.to_f64(), part.to_f64() + rest.to_f64());
+            sum != 0.0 && 100.0 * p < percent as f64 * sum
+        }
+    }
+}
+
 /// Builds a typed value from a JSON value (a variant of [`variant`]).
 pub fn de<T: DeserializeOwned>(value: Value) -> Result<T, serde_json::Error> {
     serde_json::from_value(value)
@@ -303,6 +452,9 @@ pub fn validate<T: Serialize>(node: Node, value: &T) -> Result<(), ValidationErr
     }
 }
 
+/// 2^63: the doubles in `-I64_END..I64_END` are the ones an `i64` holds.
+const I64_END: f64 = 9_223_372_036_854_775_808.0;
+
 /// JSON Schema counts `1.0` as an integer; serde does not, so such numbers become integers.
 fn integral_floats_to_integers(value: &mut Value) {
     let mut stack = vec![value];
@@ -310,7 +462,8 @@ fn integral_floats_to_integers(value: &mut Value) {
         match value {
             Value::Number(n) if n.is_f64() => {
                 if let Some(f) = n.as_f64() {
-                    if f.fract() == 0.0 && f.abs() < 9.0e15 {
+                    // Exact: an integral double in the `i64` range converts without loss.
+                    if f.fract() == 0.0 && (-I64_END..I64_END).contains(&f) {
                         *value = Value::from(f as i64);
                     }
                 }

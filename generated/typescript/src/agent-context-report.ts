@@ -42,7 +42,7 @@ export function isAgentContextReport(
 }
 
 /**
- * `value` as a {@link AgentContextReport}.
+ * `value` as a {@link AgentContextReport}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAgentContextReport(value: unknown): AgentContextReport {
@@ -92,7 +92,7 @@ export function isContextReport(value: unknown): value is ContextReport {
 }
 
 /**
- * `value` as a {@link ContextReport}.
+ * `value` as a {@link ContextReport}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseContextReport(value: unknown): ContextReport {
@@ -127,7 +127,7 @@ export function isContextWindow(value: unknown): value is ContextWindow {
 }
 
 /**
- * `value` as a {@link ContextWindow}.
+ * `value` as a {@link ContextWindow}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseContextWindow(value: unknown): ContextWindow {
@@ -156,7 +156,7 @@ export function isFreshness(value: unknown): value is Freshness {
 }
 
 /**
- * `value` as a {@link Freshness}.
+ * `value` as a {@link Freshness}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseFreshness(value: unknown): Freshness {
@@ -187,7 +187,7 @@ export function isFileCategoryCounts(
 }
 
 /**
- * `value` as a {@link FileCategoryCounts}.
+ * `value` as a {@link FileCategoryCounts}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseFileCategoryCounts(value: unknown): FileCategoryCounts {
@@ -233,7 +233,7 @@ export function isLoadedProject(value: unknown): value is LoadedProject {
 }
 
 /**
- * `value` as a {@link LoadedProject}.
+ * `value` as a {@link LoadedProject}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseLoadedProject(value: unknown): LoadedProject {
@@ -272,7 +272,7 @@ export function isLoadedTask(value: unknown): value is LoadedTask {
 }
 
 /**
- * `value` as a {@link LoadedTask}.
+ * `value` as a {@link LoadedTask}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseLoadedTask(value: unknown): LoadedTask {
@@ -309,7 +309,7 @@ export function isLoadedDocument(value: unknown): value is LoadedDocument {
 }
 
 /**
- * `value` as a {@link LoadedDocument}.
+ * `value` as a {@link LoadedDocument}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseLoadedDocument(value: unknown): LoadedDocument {
@@ -344,7 +344,7 @@ export function isCapabilities(value: unknown): value is Capabilities {
 }
 
 /**
- * `value` as a {@link Capabilities}.
+ * `value` as a {@link Capabilities}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCapabilities(value: unknown): Capabilities {
@@ -383,7 +383,7 @@ export function isMemoryState(value: unknown): value is MemoryState {
 }
 
 /**
- * `value` as a {@link MemoryState}.
+ * `value` as a {@link MemoryState}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseMemoryState(value: unknown): MemoryState {
@@ -424,7 +424,7 @@ export function isReportContextInput(
 }
 
 /**
- * `value` as a {@link ReportContextInput}.
+ * `value` as a {@link ReportContextInput}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseReportContextInput(value: unknown): ReportContextInput {

@@ -22,7 +22,7 @@ export function isUnitScore(value: unknown): value is UnitScore {
 }
 
 /**
- * `value` as a {@link UnitScore}.
+ * `value` as a {@link UnitScore}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseUnitScore(value: unknown): UnitScore {
@@ -50,7 +50,7 @@ export function isNonNegativeInteger(
 }
 
 /**
- * `value` as a {@link NonNegativeInteger}.
+ * `value` as a {@link NonNegativeInteger}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseNonNegativeInteger(value: unknown): NonNegativeInteger {
@@ -79,7 +79,7 @@ export function isDateTime(value: unknown): value is DateTime {
 }
 
 /**
- * `value` as a {@link DateTime}.
+ * `value` as a {@link DateTime}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseDateTime(value: unknown): DateTime {
@@ -105,7 +105,7 @@ export function isDateType(value: unknown): value is DateType {
 }
 
 /**
- * `value` as a {@link DateType}.
+ * `value` as a {@link DateType}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseDateType(value: unknown): DateType {
@@ -131,7 +131,7 @@ export function isContextPath(value: unknown): value is ContextPath {
 }
 
 /**
- * `value` as a {@link ContextPath}.
+ * `value` as a {@link ContextPath}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseContextPath(value: unknown): ContextPath {

@@ -36,7 +36,7 @@ export function isMessageEnvelope(value: unknown): value is MessageEnvelope {
 }
 
 /**
- * `value` as a {@link MessageEnvelope}.
+ * `value` as a {@link MessageEnvelope}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseMessageEnvelope(value: unknown): MessageEnvelope {

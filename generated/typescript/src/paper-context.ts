@@ -62,7 +62,7 @@ export function isDocumentType(value: unknown): value is DocumentType {
 }
 
 /**
- * `value` as a {@link DocumentType}.
+ * `value` as a {@link DocumentType}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseDocumentType(value: unknown): DocumentType {
@@ -106,7 +106,7 @@ export function isChapterType(value: unknown): value is ChapterType {
 }
 
 /**
- * `value` as a {@link ChapterType}.
+ * `value` as a {@link ChapterType}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterType(value: unknown): ChapterType {
@@ -146,7 +146,7 @@ export function isChapterStatus(value: unknown): value is ChapterStatus {
 }
 
 /**
- * `value` as a {@link ChapterStatus}.
+ * `value` as a {@link ChapterStatus}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterStatus(value: unknown): ChapterStatus {
@@ -180,7 +180,7 @@ export function isSectionStatus(value: unknown): value is SectionStatus {
 }
 
 /**
- * `value` as a {@link SectionStatus}.
+ * `value` as a {@link SectionStatus}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSectionStatus(value: unknown): SectionStatus {
@@ -222,7 +222,7 @@ export function isCitationStyle(value: unknown): value is CitationStyle {
 }
 
 /**
- * `value` as a {@link CitationStyle}.
+ * `value` as a {@link CitationStyle}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCitationStyle(value: unknown): CitationStyle {
@@ -262,7 +262,7 @@ export function isMethodologyType(value: unknown): value is MethodologyType {
 }
 
 /**
- * `value` as a {@link MethodologyType}.
+ * `value` as a {@link MethodologyType}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseMethodologyType(value: unknown): MethodologyType {
@@ -294,7 +294,7 @@ export function isTense(value: unknown): value is Tense {
 }
 
 /**
- * `value` as a {@link Tense}.
+ * `value` as a {@link Tense}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseTense(value: unknown): Tense {
@@ -329,7 +329,7 @@ export function isTenseRules(value: unknown): value is TenseRules {
 }
 
 /**
- * `value` as a {@link TenseRules}.
+ * `value` as a {@link TenseRules}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseTenseRules(value: unknown): TenseRules {
@@ -362,7 +362,7 @@ export function isHeadingStyle(value: unknown): value is HeadingStyle {
 }
 
 /**
- * `value` as a {@link HeadingStyle}.
+ * `value` as a {@link HeadingStyle}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseHeadingStyle(value: unknown): HeadingStyle {
@@ -391,7 +391,7 @@ export function isFigurePrefix(value: unknown): value is FigurePrefix {
 }
 
 /**
- * `value` as a {@link FigurePrefix}.
+ * `value` as a {@link FigurePrefix}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseFigurePrefix(value: unknown): FigurePrefix {
@@ -420,7 +420,7 @@ export function isTablePrefix(value: unknown): value is TablePrefix {
 }
 
 /**
- * `value` as a {@link TablePrefix}.
+ * `value` as a {@link TablePrefix}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseTablePrefix(value: unknown): TablePrefix {
@@ -454,7 +454,7 @@ export function isEquationNumbering(
 }
 
 /**
- * `value` as a {@link EquationNumbering}.
+ * `value` as a {@link EquationNumbering}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEquationNumbering(value: unknown): EquationNumbering {
@@ -494,7 +494,7 @@ export function isFormatting(value: unknown): value is Formatting {
 }
 
 /**
- * `value` as a {@link Formatting}.
+ * `value` as a {@link Formatting}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseFormatting(value: unknown): Formatting {
@@ -533,7 +533,7 @@ export function isStyleGuide(value: unknown): value is StyleGuide {
 }
 
 /**
- * `value` as a {@link StyleGuide}.
+ * `value` as a {@link StyleGuide}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseStyleGuide(value: unknown): StyleGuide {
@@ -572,7 +572,7 @@ export function isChapterStyleGuide(
 }
 
 /**
- * `value` as a {@link ChapterStyleGuide}.
+ * `value` as a {@link ChapterStyleGuide}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterStyleGuide(value: unknown): ChapterStyleGuide {
@@ -612,7 +612,7 @@ export function isSectionStyleGuide(
 }
 
 /**
- * `value` as a {@link SectionStyleGuide}.
+ * `value` as a {@link SectionStyleGuide}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSectionStyleGuide(value: unknown): SectionStyleGuide {
@@ -652,7 +652,7 @@ export function isGlossaryEntry(value: unknown): value is GlossaryEntry {
 }
 
 /**
- * `value` as a {@link GlossaryEntry}.
+ * `value` as a {@link GlossaryEntry}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseGlossaryEntry(value: unknown): GlossaryEntry {
@@ -691,7 +691,7 @@ export function isChapterOutline(value: unknown): value is ChapterOutline {
 }
 
 /**
- * `value` as a {@link ChapterOutline}.
+ * `value` as a {@link ChapterOutline}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterOutline(value: unknown): ChapterOutline {
@@ -732,7 +732,7 @@ export function isChapterSummary(value: unknown): value is ChapterSummary {
 }
 
 /**
- * `value` as a {@link ChapterSummary}.
+ * `value` as a {@link ChapterSummary}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterSummary(value: unknown): ChapterSummary {
@@ -765,7 +765,7 @@ export function isWordBudget(value: unknown): value is WordBudget {
 }
 
 /**
- * `value` as a {@link WordBudget}.
+ * `value` as a {@link WordBudget}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseWordBudget(value: unknown): WordBudget {
@@ -828,17 +828,20 @@ export function isThesisContext(value: unknown): value is ThesisContext {
 }
 
 /**
- * `value` as a {@link ThesisContext}, with schema defaults applied to absent fields.
+ * `value` as a {@link ThesisContext}, exactly as it was sent (`withDefaultsThesisContext` applies the schema defaults).
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseThesisContext(value: unknown): ThesisContext {
   if (!n48(value, null, null)) {
     throw new ValidationError("ThesisContext", validateThesisContext(value));
   }
-  return withDefaultsThesisContext(value as ThesisContext);
+  return value as ThesisContext;
 }
 
-/** A copy of a valid {@link ThesisContext} with schema defaults applied at every level. */
+/**
+ * A copy of a valid {@link ThesisContext} with schema defaults applied to absent fields at every
+ * level ({@link parseThesisContext} keeps the value as it was sent).
+ */
 export function withDefaultsThesisContext(value: ThesisContext): ThesisContext {
   const out = { ...value };
   if (out["bibliography_keys"] === undefined) {
@@ -883,7 +886,7 @@ export function isSectionAssignment(
 }
 
 /**
- * `value` as a {@link SectionAssignment}.
+ * `value` as a {@link SectionAssignment}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSectionAssignment(value: unknown): SectionAssignment {
@@ -953,7 +956,7 @@ export function isChapterContext(value: unknown): value is ChapterContext {
 }
 
 /**
- * `value` as a {@link ChapterContext}.
+ * `value` as a {@link ChapterContext}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseChapterContext(value: unknown): ChapterContext {
@@ -1020,7 +1023,7 @@ export function isSectionContext(value: unknown): value is SectionContext {
 }
 
 /**
- * `value` as a {@link SectionContext}.
+ * `value` as a {@link SectionContext}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSectionContext(value: unknown): SectionContext {
@@ -1053,7 +1056,7 @@ export function isTargetType(value: unknown): value is TargetType {
 }
 
 /**
- * `value` as a {@link TargetType}.
+ * `value` as a {@link TargetType}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseTargetType(value: unknown): TargetType {
@@ -1087,7 +1090,7 @@ export function isSeverity(value: unknown): value is Severity {
 }
 
 /**
- * `value` as a {@link Severity}.
+ * `value` as a {@link Severity}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSeverity(value: unknown): Severity {
@@ -1126,7 +1129,7 @@ export function isCategoryScores(value: unknown): value is CategoryScores {
 }
 
 /**
- * `value` as a {@link CategoryScores}.
+ * `value` as a {@link CategoryScores}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCategoryScores(value: unknown): CategoryScores {
@@ -1169,7 +1172,7 @@ export function isQualityIssue(value: unknown): value is QualityIssue {
 }
 
 /**
- * `value` as a {@link QualityIssue}.
+ * `value` as a {@link QualityIssue}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseQualityIssue(value: unknown): QualityIssue {
@@ -1204,7 +1207,7 @@ export function isContextUsed(value: unknown): value is ContextUsed {
 }
 
 /**
- * `value` as a {@link ContextUsed}.
+ * `value` as a {@link ContextUsed}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseContextUsed(value: unknown): ContextUsed {
@@ -1265,7 +1268,7 @@ export function isQualityReport(value: unknown): value is QualityReport {
 }
 
 /**
- * `value` as a {@link QualityReport}.
+ * `value` as a {@link QualityReport}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseQualityReport(value: unknown): QualityReport {

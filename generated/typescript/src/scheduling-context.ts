@@ -72,7 +72,7 @@ export function isScore(value: unknown): value is Score {
 }
 
 /**
- * `value` as a {@link Score}.
+ * `value` as a {@link Score}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseScore(value: unknown): Score {
@@ -105,7 +105,7 @@ export function isEngagement(value: unknown): value is Engagement {
 }
 
 /**
- * `value` as a {@link Engagement}.
+ * `value` as a {@link Engagement}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEngagement(value: unknown): Engagement {
@@ -138,7 +138,7 @@ export function isAlternativeTime(value: unknown): value is AlternativeTime {
 }
 
 /**
- * `value` as a {@link AlternativeTime}.
+ * `value` as a {@link AlternativeTime}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAlternativeTime(value: unknown): AlternativeTime {
@@ -187,7 +187,7 @@ export function isAttendeeActionType(
 }
 
 /**
- * `value` as a {@link AttendeeActionType}.
+ * `value` as a {@link AttendeeActionType}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeActionType(value: unknown): AttendeeActionType {
@@ -228,7 +228,7 @@ export function isReplySubtype(value: unknown): value is ReplySubtype {
 }
 
 /**
- * `value` as a {@link ReplySubtype}.
+ * `value` as a {@link ReplySubtype}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseReplySubtype(value: unknown): ReplySubtype {
@@ -257,7 +257,7 @@ export function isWaitSubtype(value: unknown): value is WaitSubtype {
 }
 
 /**
- * `value` as a {@link WaitSubtype}.
+ * `value` as a {@link WaitSubtype}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseWaitSubtype(value: unknown): WaitSubtype {
@@ -289,7 +289,7 @@ export function isConfirmSubtype(value: unknown): value is ConfirmSubtype {
 }
 
 /**
- * `value` as a {@link ConfirmSubtype}.
+ * `value` as a {@link ConfirmSubtype}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseConfirmSubtype(value: unknown): ConfirmSubtype {
@@ -322,7 +322,7 @@ export function isEscalateSubtype(value: unknown): value is EscalateSubtype {
 }
 
 /**
- * `value` as a {@link EscalateSubtype}.
+ * `value` as a {@link EscalateSubtype}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEscalateSubtype(value: unknown): EscalateSubtype {
@@ -358,7 +358,7 @@ export function isCloseSubtype(value: unknown): value is CloseSubtype {
 }
 
 /**
- * `value` as a {@link CloseSubtype}.
+ * `value` as a {@link CloseSubtype}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCloseSubtype(value: unknown): CloseSubtype {
@@ -384,7 +384,7 @@ export function isEmptyMetadata(value: unknown): value is EmptyMetadata {
 }
 
 /**
- * `value` as a {@link EmptyMetadata}.
+ * `value` as a {@link EmptyMetadata}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEmptyMetadata(value: unknown): EmptyMetadata {
@@ -419,7 +419,7 @@ export function isEscalateAlternativesProposedMetadata(
 }
 
 /**
- * `value` as a {@link EscalateAlternativesProposedMetadata}.
+ * `value` as a {@link EscalateAlternativesProposedMetadata}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEscalateAlternativesProposedMetadata(
@@ -457,7 +457,7 @@ export function isEscalateUnusualMetadata(
 }
 
 /**
- * `value` as a {@link EscalateUnusualMetadata}.
+ * `value` as a {@link EscalateUnusualMetadata}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEscalateUnusualMetadata(
@@ -495,7 +495,7 @@ export function isEscalateInternalMetadata(
 }
 
 /**
- * `value` as a {@link EscalateInternalMetadata}.
+ * `value` as a {@link EscalateInternalMetadata}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEscalateInternalMetadata(
@@ -535,7 +535,7 @@ export function isAttendeeNextAction(
 }
 
 /**
- * `value` as a {@link AttendeeNextAction}.
+ * `value` as a {@link AttendeeNextAction}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextAction(value: unknown): AttendeeNextAction {
@@ -575,7 +575,7 @@ export function isAttendeeNextActionInitiate(
 }
 
 /**
- * `value` as a {@link AttendeeNextActionInitiate}.
+ * `value` as a {@link AttendeeNextActionInitiate}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextActionInitiate(
@@ -615,7 +615,7 @@ export function isAttendeeNextActionReply(
 }
 
 /**
- * `value` as a {@link AttendeeNextActionReply}.
+ * `value` as a {@link AttendeeNextActionReply}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextActionReply(
@@ -655,7 +655,7 @@ export function isAttendeeNextActionWait(
 }
 
 /**
- * `value` as a {@link AttendeeNextActionWait}.
+ * `value` as a {@link AttendeeNextActionWait}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextActionWait(
@@ -697,7 +697,7 @@ export function isAttendeeNextActionFollowUp(
 }
 
 /**
- * `value` as a {@link AttendeeNextActionFollowUp}.
+ * `value` as a {@link AttendeeNextActionFollowUp}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextActionFollowUp(
@@ -737,7 +737,7 @@ export function isAttendeeNextActionConfirm(
 }
 
 /**
- * `value` as a {@link AttendeeNextActionConfirm}.
+ * `value` as a {@link AttendeeNextActionConfirm}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextActionConfirm(
@@ -775,7 +775,7 @@ export function isAttendeeNextActionEscalate(
 }
 
 /**
- * `value` as a {@link AttendeeNextActionEscalate}.
+ * `value` as a {@link AttendeeNextActionEscalate}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextActionEscalate(
@@ -817,7 +817,7 @@ export function isAttendeeNextActionEscalateAlternativesProposed(
 }
 
 /**
- * `value` as a {@link AttendeeNextActionEscalateAlternativesProposed}.
+ * `value` as a {@link AttendeeNextActionEscalateAlternativesProposed}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextActionEscalateAlternativesProposed(
@@ -859,7 +859,7 @@ export function isAttendeeNextActionEscalateUnusual(
 }
 
 /**
- * `value` as a {@link AttendeeNextActionEscalateUnusual}.
+ * `value` as a {@link AttendeeNextActionEscalateUnusual}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextActionEscalateUnusual(
@@ -901,7 +901,7 @@ export function isAttendeeNextActionEscalateInternal(
 }
 
 /**
- * `value` as a {@link AttendeeNextActionEscalateInternal}.
+ * `value` as a {@link AttendeeNextActionEscalateInternal}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextActionEscalateInternal(
@@ -941,7 +941,7 @@ export function isAttendeeNextActionClose(
 }
 
 /**
- * `value` as a {@link AttendeeNextActionClose}.
+ * `value` as a {@link AttendeeNextActionClose}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeNextActionClose(
@@ -982,7 +982,7 @@ export function isEventActionType(value: unknown): value is EventActionType {
 }
 
 /**
- * `value` as a {@link EventActionType}.
+ * `value` as a {@link EventActionType}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventActionType(value: unknown): EventActionType {
@@ -1028,7 +1028,7 @@ export function isCoordinationInProgressSubtype(
 }
 
 /**
- * `value` as a {@link CoordinationInProgressSubtype}.
+ * `value` as a {@link CoordinationInProgressSubtype}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCoordinationInProgressSubtype(
@@ -1076,7 +1076,7 @@ export function isWaitingForDecisionSubtype(
 }
 
 /**
- * `value` as a {@link WaitingForDecisionSubtype}.
+ * `value` as a {@link WaitingForDecisionSubtype}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseWaitingForDecisionSubtype(
@@ -1113,7 +1113,7 @@ export function isCompleteSubtype(value: unknown): value is CompleteSubtype {
 }
 
 /**
- * `value` as a {@link CompleteSubtype}.
+ * `value` as a {@link CompleteSubtype}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCompleteSubtype(value: unknown): CompleteSubtype {
@@ -1147,7 +1147,7 @@ export function isRescheduleMetadata(
 }
 
 /**
- * `value` as a {@link RescheduleMetadata}.
+ * `value` as a {@link RescheduleMetadata}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseRescheduleMetadata(value: unknown): RescheduleMetadata {
@@ -1181,7 +1181,7 @@ export function isResolveConflictMetadata(
 }
 
 /**
- * `value` as a {@link ResolveConflictMetadata}.
+ * `value` as a {@link ResolveConflictMetadata}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseResolveConflictMetadata(
@@ -1215,7 +1215,7 @@ export function isEventNextAction(value: unknown): value is EventNextAction {
 }
 
 /**
- * `value` as a {@link EventNextAction}.
+ * `value` as a {@link EventNextAction}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventNextAction(value: unknown): EventNextAction {
@@ -1255,7 +1255,7 @@ export function isEventNextActionCoordinationInProgress(
 }
 
 /**
- * `value` as a {@link EventNextActionCoordinationInProgress}.
+ * `value` as a {@link EventNextActionCoordinationInProgress}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventNextActionCoordinationInProgress(
@@ -1295,7 +1295,7 @@ export function isEventNextActionWaitingForDecision(
 }
 
 /**
- * `value` as a {@link EventNextActionWaitingForDecision}.
+ * `value` as a {@link EventNextActionWaitingForDecision}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventNextActionWaitingForDecision(
@@ -1337,7 +1337,7 @@ export function isEventNextActionWaitingForDecisionGetAlternatives(
 }
 
 /**
- * `value` as a {@link EventNextActionWaitingForDecisionGetAlternatives}.
+ * `value` as a {@link EventNextActionWaitingForDecisionGetAlternatives}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventNextActionWaitingForDecisionGetAlternatives(
@@ -1379,7 +1379,7 @@ export function isEventNextActionWaitingForDecisionReschedule(
 }
 
 /**
- * `value` as a {@link EventNextActionWaitingForDecisionReschedule}.
+ * `value` as a {@link EventNextActionWaitingForDecisionReschedule}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventNextActionWaitingForDecisionReschedule(
@@ -1421,7 +1421,7 @@ export function isEventNextActionWaitingForDecisionResolveConflict(
 }
 
 /**
- * `value` as a {@link EventNextActionWaitingForDecisionResolveConflict}.
+ * `value` as a {@link EventNextActionWaitingForDecisionResolveConflict}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventNextActionWaitingForDecisionResolveConflict(
@@ -1463,7 +1463,7 @@ export function isEventNextActionWaitingForDecisionRecommendCancel(
 }
 
 /**
- * `value` as a {@link EventNextActionWaitingForDecisionRecommendCancel}.
+ * `value` as a {@link EventNextActionWaitingForDecisionRecommendCancel}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventNextActionWaitingForDecisionRecommendCancel(
@@ -1505,7 +1505,7 @@ export function isEventNextActionWaitingForDecisionUnusual(
 }
 
 /**
- * `value` as a {@link EventNextActionWaitingForDecisionUnusual}.
+ * `value` as a {@link EventNextActionWaitingForDecisionUnusual}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventNextActionWaitingForDecisionUnusual(
@@ -1545,7 +1545,7 @@ export function isEventNextActionComplete(
 }
 
 /**
- * `value` as a {@link EventNextActionComplete}.
+ * `value` as a {@link EventNextActionComplete}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventNextActionComplete(
@@ -1589,7 +1589,7 @@ export function isAttendeeAnalysis(value: unknown): value is AttendeeAnalysis {
 }
 
 /**
- * `value` as a {@link AttendeeAnalysis}.
+ * `value` as a {@link AttendeeAnalysis}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendeeAnalysis(value: unknown): AttendeeAnalysis {
@@ -1627,7 +1627,7 @@ export function isEventAnalysis(value: unknown): value is EventAnalysis {
 }
 
 /**
- * `value` as a {@link EventAnalysis}.
+ * `value` as a {@link EventAnalysis}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventAnalysis(value: unknown): EventAnalysis {
@@ -1660,7 +1660,7 @@ export function isEventDates(value: unknown): value is EventDates {
 }
 
 /**
- * `value` as a {@link EventDates}.
+ * `value` as a {@link EventDates}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseEventDates(value: unknown): EventDates {
@@ -1699,7 +1699,7 @@ export function isAttendee(value: unknown): value is Attendee {
 }
 
 /**
- * `value` as a {@link Attendee}.
+ * `value` as a {@link Attendee}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAttendee(value: unknown): Attendee {
@@ -1748,7 +1748,7 @@ export function isSchedulingOperation(
 }
 
 /**
- * `value` as a {@link SchedulingOperation}.
+ * `value` as a {@link SchedulingOperation}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSchedulingOperation(value: unknown): SchedulingOperation {
@@ -1783,7 +1783,7 @@ export function isMessageDirection(value: unknown): value is MessageDirection {
 }
 
 /**
- * `value` as a {@link MessageDirection}.
+ * `value` as a {@link MessageDirection}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseMessageDirection(value: unknown): MessageDirection {
@@ -1825,7 +1825,7 @@ export function isConversationMessage(
 }
 
 /**
- * `value` as a {@link ConversationMessage}.
+ * `value` as a {@link ConversationMessage}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseConversationMessage(value: unknown): ConversationMessage {
@@ -1871,7 +1871,7 @@ export function isCoordination(value: unknown): value is Coordination {
 }
 
 /**
- * `value` as a {@link Coordination}.
+ * `value` as a {@link Coordination}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCoordination(value: unknown): Coordination {
@@ -1908,7 +1908,7 @@ export function isSchedulingAgentOutput(
 }
 
 /**
- * `value` as a {@link SchedulingAgentOutput}.
+ * `value` as a {@link SchedulingAgentOutput}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSchedulingAgentOutput(

@@ -55,7 +55,7 @@ export function isSessionContext(value: unknown): value is SessionContext {
 }
 
 /**
- * `value` as a {@link SessionContext}.
+ * `value` as a {@link SessionContext}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseSessionContext(value: unknown): SessionContext {
@@ -84,7 +84,7 @@ export function isAgentFamily(value: unknown): value is AgentFamily {
 }
 
 /**
- * `value` as a {@link AgentFamily}.
+ * `value` as a {@link AgentFamily}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAgentFamily(value: unknown): AgentFamily {
@@ -117,7 +117,7 @@ export function isCognitiveMode(value: unknown): value is CognitiveMode {
 }
 
 /**
- * `value` as a {@link CognitiveMode}.
+ * `value` as a {@link CognitiveMode}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseCognitiveMode(value: unknown): CognitiveMode {
@@ -151,7 +151,7 @@ export function isAgentModel(value: unknown): value is AgentModel {
 }
 
 /**
- * `value` as a {@link AgentModel}.
+ * `value` as a {@link AgentModel}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAgentModel(value: unknown): AgentModel {
@@ -188,7 +188,7 @@ export function isAgentRef(value: unknown): value is AgentRef {
 }
 
 /**
- * `value` as a {@link AgentRef}.
+ * `value` as a {@link AgentRef}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseAgentRef(value: unknown): AgentRef {
@@ -221,7 +221,7 @@ export function isKeyFinding(value: unknown): value is KeyFinding {
 }
 
 /**
- * `value` as a {@link KeyFinding}.
+ * `value` as a {@link KeyFinding}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseKeyFinding(value: unknown): KeyFinding {
@@ -254,7 +254,7 @@ export function isOpenQuestion(value: unknown): value is OpenQuestion {
 }
 
 /**
- * `value` as a {@link OpenQuestion}.
+ * `value` as a {@link OpenQuestion}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseOpenQuestion(value: unknown): OpenQuestion {
@@ -287,7 +287,7 @@ export function isBlocker(value: unknown): value is Blocker {
 }
 
 /**
- * `value` as a {@link Blocker}.
+ * `value` as a {@link Blocker}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseBlocker(value: unknown): Blocker {
@@ -326,7 +326,7 @@ export function isConfidenceBreakdown(
 }
 
 /**
- * `value` as a {@link ConfidenceBreakdown}.
+ * `value` as a {@link ConfidenceBreakdown}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseConfidenceBreakdown(value: unknown): ConfidenceBreakdown {
@@ -364,7 +364,7 @@ export function isConfidence(value: unknown): value is Confidence {
 }
 
 /**
- * `value` as a {@link Confidence}.
+ * `value` as a {@link Confidence}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseConfidence(value: unknown): Confidence {
@@ -414,7 +414,7 @@ export function isArtifactType(value: unknown): value is ArtifactType {
 }
 
 /**
- * `value` as a {@link ArtifactType}.
+ * `value` as a {@link ArtifactType}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseArtifactType(value: unknown): ArtifactType {
@@ -447,7 +447,7 @@ export function isArtifactRef(value: unknown): value is ArtifactRef {
 }
 
 /**
- * `value` as a {@link ArtifactRef}.
+ * `value` as a {@link ArtifactRef}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseArtifactRef(value: unknown): ArtifactRef {
@@ -490,7 +490,7 @@ export function isHandoffPayload(value: unknown): value is HandoffPayload {
 }
 
 /**
- * `value` as a {@link HandoffPayload}.
+ * `value` as a {@link HandoffPayload}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseHandoffPayload(value: unknown): HandoffPayload {
@@ -521,7 +521,7 @@ export function isTrace(value: unknown): value is Trace {
 }
 
 /**
- * `value` as a {@link Trace}.
+ * `value` as a {@link Trace}, exactly as it was sent.
  * @throws {ValidationError} listing every violation when `value` is invalid.
  */
 export function parseTrace(value: unknown): Trace {

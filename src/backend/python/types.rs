@@ -101,7 +101,7 @@ pub(super) fn default_fits(ir: &Ir, ty: &Ty, v: &Value, depth: usize) -> bool {
         (Ty::Bool, Value::Bool(_))
         | (Ty::Number, Value::Number(_))
         | (Ty::String, Value::String(_)) => true,
-        (Ty::Integer, Value::Number(n)) => n.is_i64() || n.is_u64(),
+        (Ty::Integer | Ty::WideInteger, Value::Number(n)) => n.is_i64() || n.is_u64(),
         (Ty::Literal(l), Value::String(s)) => l == s,
         (Ty::Array(t), Value::Array(items)) => items.iter().all(|i| default_fits(ir, t, i, depth)),
         (Ty::Map(t), Value::Object(m)) => m.values().all(|i| default_fits(ir, t, i, depth)),
@@ -164,7 +164,7 @@ impl<'a> MBuilder<'a> {
                 "Any".into()
             }
             Ty::Bool => "bool".into(),
-            Ty::Integer => {
+            Ty::Integer | Ty::WideInteger => {
                 self.runtime.insert("JsonInt");
                 "JsonInt".into()
             }
@@ -272,16 +272,16 @@ impl<'a> MBuilder<'a> {
                 ) if b.abs() >= 9_007_199_254_740_992.0 => {}
                 // pydantic takes only integer bounds for `int`: the nearest integer that keeps
                 // the same integers in (`minimum: 0.5` is `ge=1`, `exclusiveMaximum: 2.5` is `lt=3`).
-                (Ty::Integer, Check::Minimum(b)) => {
+                (Ty::Integer | Ty::WideInteger, Check::Minimum(b)) => {
                     out.extend(lit::int_bound(b.ceil()).map(|b| format!("ge={b}")))
                 }
-                (Ty::Integer, Check::Maximum(b)) => {
+                (Ty::Integer | Ty::WideInteger, Check::Maximum(b)) => {
                     out.extend(lit::int_bound(b.floor()).map(|b| format!("le={b}")))
                 }
-                (Ty::Integer, Check::ExclusiveMinimum(b)) => {
+                (Ty::Integer | Ty::WideInteger, Check::ExclusiveMinimum(b)) => {
                     out.extend(lit::int_bound(b.floor()).map(|b| format!("gt={b}")))
                 }
-                (Ty::Integer, Check::ExclusiveMaximum(b)) => {
+                (Ty::Integer | Ty::WideInteger, Check::ExclusiveMaximum(b)) => {
                     out.extend(lit::int_bound(b.ceil()).map(|b| format!("lt={b}")))
                 }
                 (Ty::Number, Check::Minimum(b)) => out.push(format!("ge={}", lit::bound(b))),

@@ -252,7 +252,7 @@ fn inapplicable_to(ty: &str) -> Vec<&'static str> {
 /// before numbers so the narrower one wins, and `null` last when listed (the union itself
 /// admits it, as an `anyOf` with a null branch does). An object with properties among them
 /// stays `Any`.
-fn multi_type(types: &[&str], null: bool, structured: bool) -> Shape {
+fn multi_type(types: &[&str], null: bool, structured: bool, integer: Ty) -> Shape {
     const ORDER: [&str; 6] = ["boolean", "integer", "number", "string", "array", "object"];
     if types.iter().any(|t| !ORDER.contains(t)) || (structured && types.contains(&"object")) {
         return Shape::Any;
@@ -267,7 +267,7 @@ fn multi_type(types: &[&str], null: bool, structured: bool) -> Shape {
             "object" => Shape::Object,
             "array" => Shape::Array,
             "string" => Shape::Scalar(Ty::String),
-            "integer" => Shape::Scalar(Ty::Integer),
+            "integer" => Shape::Scalar(integer),
             "number" => Shape::Scalar(Ty::Number),
             _ => Shape::Scalar(Ty::Bool),
         };
@@ -322,7 +322,8 @@ fn pre_shape(obj: &Map<String, Value>, loc: &Loc) -> Pre {
                 Value::Null => Shape::Scalar(Ty::Null),
                 Value::Bool(_) => Shape::Scalar(Ty::Bool),
                 Value::Number(n) if n.is_f64() => Shape::Scalar(Ty::Number),
-                Value::Number(_) => Shape::Scalar(Ty::Integer),
+                Value::Number(n) if n.is_i64() => Shape::Scalar(Ty::Integer),
+                Value::Number(_) => Shape::Scalar(Ty::WideInteger),
                 _ => Shape::Any,
             });
         }
@@ -341,7 +342,7 @@ fn pre_shape(obj: &Map<String, Value>, loc: &Loc) -> Pre {
             let structured =
                 has("properties") || has("required") || has("patternProperties") || has("allOf");
             let null = types.contains(&"null");
-            return Pre::Done(multi_type(&non_null, null, structured));
+            return Pre::Done(multi_type(&non_null, null, structured, integer_ty(obj)));
         }
         if non_null.is_empty() && types.contains(&"null") {
             return Pre::Done(Shape::Scalar(Ty::Null));
@@ -369,10 +370,24 @@ fn pre_shape(obj: &Map<String, Value>, loc: &Loc) -> Pre {
             "object" => Shape::Object,
             "array" => Shape::Array,
             "string" => Shape::Scalar(Ty::String),
-            "integer" => Shape::Scalar(Ty::Integer),
+            "integer" => Shape::Scalar(integer_ty(obj)),
             "number" => Shape::Scalar(Ty::Number),
             "boolean" => Shape::Scalar(Ty::Bool),
             _ => Shape::Any,
         })
+    }
+}
+
+/// The type of an integer schema: [`Ty::Integer`] when its own bounds (`minimum` or
+/// `exclusiveMinimum`, and `maximum` or `exclusiveMaximum`) keep every value in the 64-bit
+/// signed range, else [`Ty::WideInteger`].
+pub(crate) fn integer_ty(obj: &Map<String, Value>) -> Ty {
+    let bound = |keys: [&str; 2]| keys.iter().filter_map(|k| obj.get(*k)?.as_f64()).next();
+    match (
+        bound(["minimum", "exclusiveMinimum"]),
+        bound(["maximum", "exclusiveMaximum"]),
+    ) {
+        (Some(lo), Some(hi)) if lo >= -9.2e18 && hi <= 9.2e18 => Ty::Integer,
+        _ => Ty::WideInteger,
     }
 }
