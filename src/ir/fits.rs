@@ -122,9 +122,9 @@ impl<'a> Eval<'a> {
             (Ty::Nullable(_), Value::Null) | (Ty::Null, Value::Null) => Step::Done(true),
             (Ty::Bool, Value::Bool(_)) => Step::Done(true),
             (Ty::Integer, Value::Number(n)) => Step::Done(n.is_i64()),
-            (Ty::WideInteger, Value::Number(n)) => Step::Done(
-                n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0),
-            ),
+            (Ty::WideInteger, Value::Number(n)) => {
+                Step::Done(n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0))
+            }
             (Ty::Number, Value::Number(_)) => Step::Done(true),
             (Ty::String, Value::String(_)) => Step::Done(true),
             (Ty::Literal(l), Value::String(s)) => Step::Done(l == s),
