@@ -186,6 +186,8 @@ fn write_test_inputs() {
         .map(|d| (d.file_name().unwrap().to_owned(), d))
         .collect();
     dirs.push(("large".into(), large.path().to_path_buf()));
+    // Shared by the three languages' harnesses (`tests/fidelity.rs`, `test_fidelity.py`).
+    dirs.push(("fidelity".into(), PathBuf::from("tests/fixtures/fidelity")));
     for (case, dir) in dirs {
         for (path, text) in generate(&dir) {
             let p = out.join("fixtures").join(&case).join(path);

@@ -587,10 +587,27 @@ impl TypeBuilder<'_, '_> {
                 format!("{name} {}", tag_values.join(" "))
             };
             let ty = self.ty_at(b, &raw, module, true)?;
-            let variant_name = match (&ty, tag_values.is_empty()) {
-                (_, false) => tag_values.join(" "),
-                (Ty::Named(id), true) => self.types[*id].raw_name.clone(),
-                (t, true) => ty_word(t).to_string(),
+            // A variant is named after the type a branch refers to, else after the tag values
+            // that tell it apart (not those every branch shares), else its type.
+            let telling: Vec<&str> = tags
+                .iter()
+                .zip(&tag_values)
+                .filter(|(t, v)| {
+                    let i = tags.iter().position(|x| x == *t).expect("a tag");
+                    literal_sets
+                        .iter()
+                        .any(|s| s.iter().any(|(q, w)| q == *t && w != *v))
+                        || i + 1 == tags.len()
+                })
+                .map(|(_, v)| v.as_str())
+                .collect();
+            let variant_name = match &ty {
+                Ty::Named(id) if self.types[*id].raw_name != raw => {
+                    self.types[*id].raw_name.clone()
+                }
+                _ if !tag_values.is_empty() => telling.join(" "),
+                Ty::Named(id) => self.types[*id].raw_name.clone(),
+                t => ty_word(t).to_string(),
             };
             let node = Some(self.comp.node(b.clone()));
             variants.push(Variant {

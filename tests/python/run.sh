@@ -39,7 +39,8 @@ rm -rf "$out"
 [ -f "$out/pyproject.toml" ] || { echo "error: generation produced no package in $out" >&2; exit 1; }
 pkg_src="$out/src"
 fixture_src=()
-for dir in "$root"/tests/fixtures/python/*/; do
+# The fidelity fixture is shared by the three languages' harnesses.
+for dir in "$root"/tests/fixtures/python/*/ "$root"/tests/fixtures/fidelity/; do
     feature="$(basename "$dir")"
     [ "$feature" = snapshots ] && continue
     rm -rf "$gen/fixtures/$feature"

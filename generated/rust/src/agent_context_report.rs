@@ -35,6 +35,16 @@ impl AgentContextReport {
         rt::from_value(super::validators::n0, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n0, self)
@@ -92,6 +102,16 @@ impl ContextReport {
         rt::from_value(super::validators::n1, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n1, self)
@@ -130,6 +150,16 @@ impl ContextWindow {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n5, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -180,6 +210,16 @@ impl Freshness {
         rt::from_value(super::validators::n10, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n10, self)
@@ -209,6 +249,16 @@ impl FileCategoryCounts {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n9, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -263,6 +313,16 @@ impl LoadedProject {
         rt::from_value(super::validators::n8, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n8, self)
@@ -309,6 +369,16 @@ impl LoadedTask {
         rt::from_value(super::validators::n12, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n12, self)
@@ -351,6 +421,16 @@ impl LoadedDocument {
         rt::from_value(super::validators::n15, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n15, self)
@@ -389,6 +469,16 @@ impl Capabilities {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n16, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -437,6 +527,16 @@ impl MemoryState {
         rt::from_value(super::validators::n19, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n19, self)
@@ -480,6 +580,16 @@ impl ReportContextInput {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n20, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.

@@ -46,6 +46,16 @@ impl DocumentType {
         rt::from_value(super::validators::n26, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n26, self)
@@ -114,6 +124,16 @@ impl ChapterType {
         rt::from_value(super::validators::n27, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n27, self)
@@ -169,6 +189,16 @@ impl ChapterStatus {
         rt::from_value(super::validators::n28, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n28, self)
@@ -218,6 +248,16 @@ impl SectionStatus {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n29, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -276,6 +316,16 @@ impl CitationStyle {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n30, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -338,6 +388,16 @@ impl MethodologyType {
         rt::from_value(super::validators::n31, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n31, self)
@@ -383,6 +443,16 @@ impl Tense {
         rt::from_value(super::validators::n32, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n32, self)
@@ -418,6 +488,16 @@ impl TenseRules {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n33, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -468,6 +548,16 @@ impl HeadingStyle {
         rt::from_value(super::validators::n34, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n34, self)
@@ -513,6 +603,16 @@ impl FigurePrefix {
         rt::from_value(super::validators::n35, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n35, self)
@@ -553,6 +653,16 @@ impl TablePrefix {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n36, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -600,6 +710,16 @@ impl EquationNumbering {
         rt::from_value(super::validators::n37, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n37, self)
@@ -637,6 +757,16 @@ impl Formatting {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n38, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -683,6 +813,16 @@ impl StyleGuide {
         rt::from_value(super::validators::n39, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n39, self)
@@ -722,6 +862,16 @@ impl ChapterStyleGuide {
         rt::from_value(super::validators::n40, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n40, self)
@@ -757,6 +907,16 @@ impl SectionStyleGuide {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n41, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -800,6 +960,16 @@ impl GlossaryEntry {
         rt::from_value(super::validators::n42, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n42, self)
@@ -839,6 +1009,16 @@ impl ChapterOutline {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n43, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -884,6 +1064,16 @@ impl ChapterSummary {
         rt::from_value(super::validators::n45, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n45, self)
@@ -917,6 +1107,16 @@ impl WordBudget {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n47, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -1001,6 +1201,16 @@ impl ThesisContext {
         rt::from_value(super::validators::n48, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n48, self)
@@ -1042,6 +1252,16 @@ impl SectionAssignment {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n53, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -1115,6 +1335,16 @@ impl ChapterContext {
         rt::from_value(super::validators::n54, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n54, self)
@@ -1186,6 +1416,16 @@ impl SectionContext {
         rt::from_value(super::validators::n59, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n59, self)
@@ -1232,6 +1472,16 @@ impl TargetType {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n61, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -1285,6 +1535,16 @@ impl Severity {
         rt::from_value(super::validators::n62, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n62, self)
@@ -1329,6 +1589,16 @@ impl CategoryScores {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n63, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -1376,6 +1646,16 @@ impl QualityIssue {
         rt::from_value(super::validators::n64, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n64, self)
@@ -1411,6 +1691,16 @@ impl ContextUsed {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n65, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -1474,6 +1764,16 @@ impl QualityReport {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n66, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.

@@ -436,6 +436,18 @@ pub fn null<T>(value: Value, t: T) -> Result<T, serde_json::Error> {
     }
 }
 
+/// The JSON value of a typed value, with stack for values as deep as this crate parses
+/// ([`MAX_DEPTH`] levels; `serde_json::to_value` would need more stack than a thread has in a
+/// debug build).
+pub fn to_value<T: Serialize>(value: &T) -> Result<Value, Error> {
+    with_stack(MAX_DEPTH, || serde_json::to_value(value)).map_err(Error::Json)
+}
+
+/// The JSON text of a typed value (see [`to_value`]).
+pub fn to_json<T: Serialize>(value: &T) -> Result<String, Error> {
+    with_stack(MAX_DEPTH, || serde_json::to_string(value)).map_err(Error::Json)
+}
+
 /// Validates a typed value by its JSON form.
 pub fn validate<T: Serialize>(node: Node, value: &T) -> Result<(), ValidationErrors> {
     // A value as deep as this crate parses (`MAX_DEPTH` levels) takes a few megabytes of stack

@@ -57,6 +57,16 @@ impl Engagement {
         rt::from_value(super::validators::n69, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n69, self)
@@ -90,6 +100,16 @@ impl AlternativeTime {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n70, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -160,6 +180,16 @@ impl AttendeeActionType {
         rt::from_value(super::validators::n72, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n72, self)
@@ -212,6 +242,16 @@ impl ReplySubtype {
         rt::from_value(super::validators::n73, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n73, self)
@@ -252,6 +292,16 @@ impl WaitSubtype {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n74, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -297,6 +347,16 @@ impl ConfirmSubtype {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n75, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -347,6 +407,16 @@ impl EscalateSubtype {
         rt::from_value(super::validators::n76, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n76, self)
@@ -395,6 +465,16 @@ impl CloseSubtype {
         rt::from_value(super::validators::n77, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n77, self)
@@ -421,6 +501,16 @@ impl EmptyMetadata {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n78, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -456,6 +546,16 @@ impl EscalateAlternativesProposedMetadata {
         rt::from_value(super::validators::n79, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n79, self)
@@ -489,6 +589,16 @@ impl EscalateUnusualMetadata {
         rt::from_value(super::validators::n80, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n80, self)
@@ -520,6 +630,16 @@ impl EscalateInternalMetadata {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n81, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -575,6 +695,16 @@ impl AttendeeNextAction {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n82, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -639,6 +769,16 @@ impl EventActionType {
         rt::from_value(super::validators::n123, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n123, self)
@@ -693,6 +833,16 @@ impl CoordinationInProgressSubtype {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n124, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -755,6 +905,16 @@ impl WaitingForDecisionSubtype {
         rt::from_value(super::validators::n125, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n125, self)
@@ -800,6 +960,16 @@ impl CompleteSubtype {
         rt::from_value(super::validators::n126, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n126, self)
@@ -831,6 +1001,16 @@ impl RescheduleMetadata {
         rt::from_value(super::validators::n127, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n127, self)
@@ -860,6 +1040,16 @@ impl ResolveConflictMetadata {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n129, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -900,6 +1090,16 @@ impl EventNextAction {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n130, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -960,6 +1160,16 @@ impl AttendeeAnalysis {
         rt::from_value(super::validators::n155, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n155, self)
@@ -997,6 +1207,16 @@ impl EventAnalysis {
         rt::from_value(super::validators::n157, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n157, self)
@@ -1030,6 +1250,16 @@ impl EventDates {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n158, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -1072,6 +1302,16 @@ impl Attendee {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n159, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -1123,6 +1363,16 @@ impl SchedulingOperation {
         rt::from_value(super::validators::n162, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n162, self)
@@ -1168,6 +1418,16 @@ impl MessageDirection {
         rt::from_value(super::validators::n166, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n166, self)
@@ -1205,6 +1465,16 @@ impl ConversationMessage {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n167, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -1253,6 +1523,16 @@ impl Coordination {
         rt::from_value(super::validators::n168, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n168, self)
@@ -1288,6 +1568,16 @@ impl SchedulingAgentOutput {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n171, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.

@@ -47,6 +47,16 @@ impl SessionContext {
         rt::from_value(super::validators::n172, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n172, self)
@@ -95,6 +105,16 @@ impl AgentFamily {
         rt::from_value(super::validators::n176, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n176, self)
@@ -141,6 +161,16 @@ impl CognitiveMode {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n177, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -194,6 +224,16 @@ impl AgentModel {
         rt::from_value(super::validators::n178, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n178, self)
@@ -235,6 +275,16 @@ impl AgentRef {
         rt::from_value(super::validators::n174, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n174, self)
@@ -268,6 +318,16 @@ impl KeyFinding {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n196, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -305,6 +365,16 @@ impl OpenQuestion {
         rt::from_value(super::validators::n199, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n199, self)
@@ -338,6 +408,16 @@ impl Blocker {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n202, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -383,6 +463,16 @@ impl ConfidenceBreakdown {
         rt::from_value(super::validators::n205, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n205, self)
@@ -420,6 +510,16 @@ impl Confidence {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n204, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -502,6 +602,16 @@ impl ArtifactType {
         rt::from_value(super::validators::n208, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n208, self)
@@ -536,6 +646,16 @@ impl ArtifactRef {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n207, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -588,6 +708,16 @@ impl HandoffPayload {
         rt::from_value(super::validators::n194, value)
     }
 
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
+    }
+
     /// Checks this value against the schema, reporting every violation.
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n194, self)
@@ -619,6 +749,16 @@ impl Trace {
     /// Checks a JSON value against the schema and converts it.
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n210, value)
+    }
+
+    /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    pub fn to_json(&self) -> Result<String, Error> {
+        rt::to_json(self)
+    }
+
+    /// The JSON value of this value (see [`Self::to_json`]).
+    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
+        rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.

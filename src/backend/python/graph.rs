@@ -299,6 +299,10 @@ pub(super) struct Deferral {
     component: Vec<usize>,
     /// Whether a component holds more than `MAX_EAGER_CYCLE` model classes.
     big: Vec<bool>,
+    /// Whether a component is a cycle (several types, or one that names itself).
+    cyclic: Vec<bool>,
+    /// Whether a type is a model class of its own (not another name for one).
+    class: Vec<bool>,
     /// The levels pydantic follows to build each type's schema (a complete class's schema
     /// holds those of the classes it names).
     cost: Vec<usize>,
@@ -323,9 +327,20 @@ impl Deferral {
             classes[component[id]] += 1;
         }
         let big = classes.iter().map(|c| *c > MAX_EAGER_CYCLE).collect();
+        let mut members = vec![0usize; n];
+        let mut cyclic = vec![false; n];
+        for id in 0..n {
+            members[component[id]] += 1;
+        }
+        for id in 0..n {
+            cyclic[component[id]] |= members[component[id]] > 1 || edges(id).contains(&id);
+        }
+        let class = (0..n).map(class).collect();
         let mut d = Deferral {
             component,
             big,
+            cyclic,
+            class,
             cost: vec![1; n],
             null: vec![false; n],
         };
@@ -386,6 +401,18 @@ impl Deferral {
             && matches!(ir.types[owner].kind, TypeKind::Struct(_))
             && self.component[target] == c
             && !matches!(ir.types[target].kind, TypeKind::Enum(_))
+    }
+
+    /// Whether `owner`'s reference to `target` closes a cycle of types that is not deferred:
+    /// it is written `Annotated[X, _rt.HOP]`, so that values as deep as the validator accepts
+    /// build (pydantic stops at 255 recursive levels).
+    pub(super) fn hop(&self, ir: &Ir, owner: TypeId, target: TypeId) -> bool {
+        let c = self.component[owner];
+        self.cyclic[c]
+            && self.component[target] == c
+            && self.class[owner]
+            && !matches!(ir.types[target].kind, TypeKind::Enum(_))
+            && !self.cycle(ir, owner, target)
     }
 
     /// The levels pydantic follows to build `ty` in the definition of `owner`, with every

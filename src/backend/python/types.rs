@@ -47,6 +47,8 @@ pub struct PyEntry {
     pub validate_params: String,
     /// The arguments of `_rt.build`, laid out.
     pub build_args: String,
+    /// The parameter list of `dump_x`, laid out.
+    pub dump_params: String,
 }
 
 #[derive(Template)]
@@ -183,6 +185,11 @@ impl<'a> MBuilder<'a> {
             Ty::Named(id) if self.deferral.cycle(self.ir, self.owner, *id) => {
                 let name = self.named(*id);
                 self.deferred(name)
+            }
+            Ty::Named(id) if self.deferral.hop(self.ir, self.owner, *id) => {
+                let name = self.named(*id);
+                self.typing.insert("Annotated");
+                format!("Annotated[{name}, _rt.HOP]")
             }
             Ty::Named(id) => self.named(*id),
         }
@@ -762,6 +769,12 @@ pub(super) fn render_module(
         } else {
             name.clone()
         };
+        let dump_sig = format!("def dump_{snake}(value: {name}) -> Any:");
+        let dump_params = if dump_sig.len() <= lit::WIDTH {
+            format!("(value: {name})")
+        } else {
+            format!("(\n    value: {name},\n)")
+        };
         let validate_params = params(format!(
             "def validate_{snake}(data: Any) -> list[Violation]:"
         ));
@@ -771,6 +784,7 @@ pub(super) fn render_module(
             adapter,
             adapter_decl,
             parse_params,
+            dump_params,
             parse_returns,
             validate_params,
             name,

@@ -5,12 +5,15 @@ counts, ``multipleOf``, formats, and the violation and error types.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import re
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
+from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, Final, NamedTuple, TypeVar
 
 import regex
@@ -27,6 +30,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
 T = TypeVar("T")
+R = TypeVar("R")
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -398,12 +402,97 @@ def _dump(value: Any) -> Any:
 
 def build(model: type[M], data: Any) -> M:
     """Builds a model from data the validator accepted."""
-    return model.model_validate(data, context=VALIDATED)
+    return _built(lambda: model.model_validate(data, context=VALIDATED), data)
 
 
 def adapt(adapter: TypeAdapter[T], data: Any) -> T:
     """Builds a value of a non-model type from data the validator accepted."""
-    return adapter.validate_python(data, strict=True, context=VALIDATED)
+    return _built(
+        lambda: adapter.validate_python(data, strict=True, context=VALIDATED), data
+    )
+
+
+#: Levels of nesting from which a build runs on a thread of its own with ``_BUILD_STACK``
+#: bytes of stack: pydantic builds recursively, several kilobytes of C stack a level, and
+#: ``MAX_DEPTH`` levels would overflow a main thread's 8 MiB.
+_DEEP_BUILD: Final = 48
+_BUILD_STACK: Final = 256 << 20
+_stack_lock = threading.Lock()
+
+
+def _nesting(data: Any, stop: int) -> int:
+    """The nesting depth of ``data``, counted up to ``stop`` (iterative)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack and deepest < stop:
+        v, d = stack.pop()
+        deepest = max(deepest, d)
+        if isinstance(v, dict):
+            stack.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend((x, d + 1) for x in v)
+    return deepest
+
+
+def _built(make: Callable[[], R], data: Any) -> R:
+    """``make()``, on a thread with a large stack and a raised recursion limit when ``data``
+    nests deeply; its exception, if any, is raised here."""
+    if _nesting(data, _DEEP_BUILD) < _DEEP_BUILD:
+        return make()
+    with _stack_lock:
+        previous = threading.stack_size(_BUILD_STACK)
+        try:
+            pool = ThreadPoolExecutor(max_workers=1)
+            future = pool.submit(_with_room, make)
+        finally:
+            threading.stack_size(previous)
+    try:
+        return future.result()
+    finally:
+        pool.shutdown()
+
+
+def _with_room(make: Callable[[], R]) -> R:
+    with _recursion_room(16 * (MAX_DEPTH + 2)):
+        return make()
+
+
+def to_json(value: Any) -> Any:
+    """The JSON value of a parsed value: each model as the members it was given (not the
+    defaults it filled in, undeclared ones included), by their property names. Iterative, so
+    values as deep as the validator accepts dump without recursion limits (pydantic's own
+    ``model_dump`` stops at a few hundred levels).
+    """
+    out: list[Any] = [None]
+    # (value, container, key): put the JSON of value into container[key].
+    stack: list[tuple[Any, Any, Any]] = [(value, out, 0)]
+    while stack:
+        v, into, key = stack.pop()
+        if isinstance(v, BaseModel):
+            names = _wire_names(type(v))
+            obj: dict[str, Any] = {}
+            into[key] = obj
+            for name in v.model_fields_set:
+                wire = names.get(name, name)
+                obj[wire] = None
+                stack.append((getattr(v, name), obj, wire))
+            for k, x in (v.model_extra or {}).items():
+                obj[k] = None
+                stack.append((x, obj, k))
+        elif isinstance(v, dict):
+            d: dict[str, Any] = {}
+            into[key] = d
+            for k, x in v.items():
+                d[k] = None
+                stack.append((x, d, k))
+        elif isinstance(v, (list, tuple)):
+            items: list[Any] = [None] * len(v)
+            into[key] = items
+            for i, x in enumerate(v):
+                stack.append((x, items, i))
+        else:
+            into[key] = v
+    return out[0]
 
 
 def choice(branches: tuple[Validator, ...]) -> Callable[[Any], str | None]:
@@ -454,6 +543,50 @@ class _Deferred:
 
 #: The marker of a deferred reference (``_Deferred``).
 DEFERRED: Final = _Deferred()
+
+#: Levels of a cycle of types pydantic follows in one validation before ``HOP`` starts a
+#: fresh one (pydantic stops at 255 recursive levels, ``recursion_depth_exceeded``).
+HOP_LEVELS: Final = 64
+_hops: contextvars.ContextVar[int] = contextvars.ContextVar("_hops", default=0)
+
+
+class _Hop:
+    """``Annotated[X, HOP]``: a reference that closes a cycle of types (a tree's children).
+    Values of ``X`` are built as usual, but every ``HOP_LEVELS`` levels of such references
+    the build goes on in a fresh pydantic validation, so that a value as deep as the
+    validator accepts (``MAX_DEPTH``) is built, where pydantic alone stops at 255 levels.
+    """
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        schema = handler(source)
+        built: list[TypeAdapter[Any]] = []
+
+        def validate(
+            value: Any, inner: Callable[[Any], Any], info: core_schema.ValidationInfo
+        ) -> Any:
+            level = _hops.get() + 1
+            token = _hops.set(level)
+            try:
+                if level % HOP_LEVELS:
+                    return inner(value)
+                if not built:
+                    model = isinstance(source, type) and issubclass(source, BaseModel)
+                    built.append(
+                        TypeAdapter(source, config=None if model else ADAPTER_CONFIG)
+                    )
+                return built[0].validate_python(
+                    value, strict=True, context=info.context
+                )
+            finally:
+                _hops.reset(token)
+
+        return core_schema.with_info_wrap_validator_function(validate, schema)
+
+
+#: The marker of a reference that closes a cycle of types (``_Hop``).
+HOP: Final = _Hop()
 
 
 def _int_from_json(v: Any) -> Any:
@@ -916,25 +1049,34 @@ _limit_users = 0
 _limit_saved = 0
 
 
-def _deep(validator: Validator, data: Any) -> list[Violation]:
+@contextlib.contextmanager
+def _recursion_room(frames: int) -> Iterator[None]:
+    """Python's recursion limit raised by ``frames`` for the duration (shared between threads:
+    restored when the last user is done)."""
     global _limit_users, _limit_saved
+    with _limit_lock:
+        if _limit_users == 0:
+            _limit_saved = sys.getrecursionlimit()
+        _limit_users += 1
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), _limit_saved + frames))
+    try:
+        yield
+    finally:
+        with _limit_lock:
+            _limit_users -= 1
+            if _limit_users == 0:
+                sys.setrecursionlimit(_limit_saved)
+
+
+def _deep(validator: Validator, data: Any) -> list[Violation]:
     frames = 16 * (MAX_DEPTH + 2)
     while True:
-        with _limit_lock:
-            if _limit_users == 0:
-                _limit_saved = sys.getrecursionlimit()
-            _limit_users += 1
-            sys.setrecursionlimit(max(sys.getrecursionlimit(), _limit_saved + frames))
         out: list[Violation] = []
         try:
-            validator(data, "", out)
+            with _recursion_room(frames):
+                validator(data, "", out)
             return out
         except RecursionError:
             if frames >= 1 << 24:
                 raise
             frames *= 4
-        finally:
-            with _limit_lock:
-                _limit_users -= 1
-                if _limit_users == 0:
-                    sys.setrecursionlimit(_limit_saved)

@@ -383,6 +383,11 @@ def parse_agent_context_report(data: Any) -> AgentContextReport:
     return _rt.build(AgentContextReport, data)
 
 
+def dump_agent_context_report(value: AgentContextReport) -> Any:
+    """The JSON value of a ``AgentContextReport``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_context_report(data: Any) -> list[Violation]:
     """Every violation of the ``ContextReport`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n1, data)
@@ -392,6 +397,11 @@ def parse_context_report(data: Any) -> ContextReport:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ContextReport``."""
     _rt.check(_v._n1, data)
     return _rt.build(ContextReport, data)
+
+
+def dump_context_report(value: ContextReport) -> Any:
+    """The JSON value of a ``ContextReport``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_context_window(data: Any) -> list[Violation]:
@@ -405,6 +415,11 @@ def parse_context_window(data: Any) -> ContextWindow:
     return _rt.build(ContextWindow, data)
 
 
+def dump_context_window(value: ContextWindow) -> Any:
+    """The JSON value of a ``ContextWindow``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_freshness(data: Any) -> list[Violation]:
     """Every violation of the ``Freshness`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n10, data)
@@ -414,6 +429,11 @@ def parse_freshness(data: Any) -> Freshness:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Freshness``."""
     _rt.check(_v._n10, data)
     return _rt.adapt(_A3, data)
+
+
+def dump_freshness(value: Freshness) -> Any:
+    """The JSON value of a ``Freshness``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_file_category_counts(data: Any) -> list[Violation]:
@@ -427,6 +447,11 @@ def parse_file_category_counts(data: Any) -> FileCategoryCounts:
     return _rt.build(FileCategoryCounts, data)
 
 
+def dump_file_category_counts(value: FileCategoryCounts) -> Any:
+    """The JSON value of a ``FileCategoryCounts``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_loaded_project(data: Any) -> list[Violation]:
     """Every violation of the ``LoadedProject`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n8, data)
@@ -436,6 +461,11 @@ def parse_loaded_project(data: Any) -> LoadedProject:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``LoadedProject``."""
     _rt.check(_v._n8, data)
     return _rt.build(LoadedProject, data)
+
+
+def dump_loaded_project(value: LoadedProject) -> Any:
+    """The JSON value of a ``LoadedProject``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_loaded_task(data: Any) -> list[Violation]:
@@ -449,6 +479,11 @@ def parse_loaded_task(data: Any) -> LoadedTask:
     return _rt.build(LoadedTask, data)
 
 
+def dump_loaded_task(value: LoadedTask) -> Any:
+    """The JSON value of a ``LoadedTask``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_loaded_document(data: Any) -> list[Violation]:
     """Every violation of the ``LoadedDocument`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n15, data)
@@ -458,6 +493,11 @@ def parse_loaded_document(data: Any) -> LoadedDocument:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``LoadedDocument``."""
     _rt.check(_v._n15, data)
     return _rt.build(LoadedDocument, data)
+
+
+def dump_loaded_document(value: LoadedDocument) -> Any:
+    """The JSON value of a ``LoadedDocument``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_capabilities(data: Any) -> list[Violation]:
@@ -471,6 +511,11 @@ def parse_capabilities(data: Any) -> Capabilities:
     return _rt.build(Capabilities, data)
 
 
+def dump_capabilities(value: Capabilities) -> Any:
+    """The JSON value of a ``Capabilities``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_memory_state(data: Any) -> list[Violation]:
     """Every violation of the ``MemoryState`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n19, data)
@@ -482,6 +527,11 @@ def parse_memory_state(data: Any) -> MemoryState:
     return _rt.build(MemoryState, data)
 
 
+def dump_memory_state(value: MemoryState) -> Any:
+    """The JSON value of a ``MemoryState``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_report_context_input(data: Any) -> list[Violation]:
     """Every violation of the ``ReportContextInput`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n20, data)
@@ -491,3 +541,8 @@ def parse_report_context_input(data: Any) -> ReportContextInput:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ReportContextInput``."""
     _rt.check(_v._n20, data)
     return _rt.build(ReportContextInput, data)
+
+
+def dump_report_context_input(value: ReportContextInput) -> Any:
+    """The JSON value of a ``ReportContextInput``: what was parsed, member for member."""
+    return _rt.to_json(value)

@@ -59,6 +59,11 @@ def parse_unit_score(data: Any) -> UnitScore:
     return _rt.adapt(_A11, data)
 
 
+def dump_unit_score(value: UnitScore) -> Any:
+    """The JSON value of a ``UnitScore``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_non_negative_integer(data: Any) -> list[Violation]:
     """Every violation of the ``NonNegativeInteger`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n4, data)
@@ -68,6 +73,11 @@ def parse_non_negative_integer(data: Any) -> NonNegativeInteger:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``NonNegativeInteger``."""
     _rt.check(_v._n4, data)
     return _rt.adapt(_A12, data)
+
+
+def dump_non_negative_integer(value: NonNegativeInteger) -> Any:
+    """The JSON value of a ``NonNegativeInteger``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_date_time(data: Any) -> list[Violation]:
@@ -81,6 +91,11 @@ def parse_date_time(data: Any) -> DateTime:
     return _rt.adapt(_A13, data)
 
 
+def dump_date_time(value: DateTime) -> Any:
+    """The JSON value of a ``DateTime``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_date(data: Any) -> list[Violation]:
     """Every violation of the ``Date`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n22, data)
@@ -92,6 +107,11 @@ def parse_date(data: Any) -> Date:
     return _rt.adapt(_A14, data)
 
 
+def dump_date(value: Date) -> Any:
+    """The JSON value of a ``Date``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_context_path(data: Any) -> list[Violation]:
     """Every violation of the ``ContextPath`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n23, data)
@@ -101,3 +121,8 @@ def parse_context_path(data: Any) -> ContextPath:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ContextPath``."""
     _rt.check(_v._n23, data)
     return _rt.adapt(_A15, data)
+
+
+def dump_context_path(value: ContextPath) -> Any:
+    """The JSON value of a ``ContextPath``: what was parsed, member for member."""
+    return _rt.to_json(value)

@@ -843,6 +843,11 @@ def parse_document_type(data: Any) -> DocumentType:
     return _rt.adapt(_A17, data)
 
 
+def dump_document_type(value: DocumentType) -> Any:
+    """The JSON value of a ``DocumentType``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_chapter_type(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterType`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n27, data)
@@ -852,6 +857,11 @@ def parse_chapter_type(data: Any) -> ChapterType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterType``."""
     _rt.check(_v._n27, data)
     return _rt.adapt(_A18, data)
+
+
+def dump_chapter_type(value: ChapterType) -> Any:
+    """The JSON value of a ``ChapterType``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_chapter_status(data: Any) -> list[Violation]:
@@ -865,6 +875,11 @@ def parse_chapter_status(data: Any) -> ChapterStatus:
     return _rt.adapt(_A19, data)
 
 
+def dump_chapter_status(value: ChapterStatus) -> Any:
+    """The JSON value of a ``ChapterStatus``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_section_status(data: Any) -> list[Violation]:
     """Every violation of the ``SectionStatus`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n29, data)
@@ -874,6 +889,11 @@ def parse_section_status(data: Any) -> SectionStatus:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SectionStatus``."""
     _rt.check(_v._n29, data)
     return _rt.adapt(_A20, data)
+
+
+def dump_section_status(value: SectionStatus) -> Any:
+    """The JSON value of a ``SectionStatus``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_citation_style(data: Any) -> list[Violation]:
@@ -887,6 +907,11 @@ def parse_citation_style(data: Any) -> CitationStyle:
     return _rt.adapt(_A21, data)
 
 
+def dump_citation_style(value: CitationStyle) -> Any:
+    """The JSON value of a ``CitationStyle``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_methodology_type(data: Any) -> list[Violation]:
     """Every violation of the ``MethodologyType`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n31, data)
@@ -896,6 +921,11 @@ def parse_methodology_type(data: Any) -> MethodologyType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``MethodologyType``."""
     _rt.check(_v._n31, data)
     return _rt.adapt(_A22, data)
+
+
+def dump_methodology_type(value: MethodologyType) -> Any:
+    """The JSON value of a ``MethodologyType``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_tense(data: Any) -> list[Violation]:
@@ -909,6 +939,11 @@ def parse_tense(data: Any) -> Tense:
     return _rt.adapt(_A23, data)
 
 
+def dump_tense(value: Tense) -> Any:
+    """The JSON value of a ``Tense``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_tense_rules(data: Any) -> list[Violation]:
     """Every violation of the ``TenseRules`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n33, data)
@@ -918,6 +953,11 @@ def parse_tense_rules(data: Any) -> TenseRules:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``TenseRules``."""
     _rt.check(_v._n33, data)
     return _rt.build(TenseRules, data)
+
+
+def dump_tense_rules(value: TenseRules) -> Any:
+    """The JSON value of a ``TenseRules``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_heading_style(data: Any) -> list[Violation]:
@@ -931,6 +971,11 @@ def parse_heading_style(data: Any) -> HeadingStyle:
     return _rt.adapt(_A25, data)
 
 
+def dump_heading_style(value: HeadingStyle) -> Any:
+    """The JSON value of a ``HeadingStyle``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_figure_prefix(data: Any) -> list[Violation]:
     """Every violation of the ``FigurePrefix`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n35, data)
@@ -940,6 +985,11 @@ def parse_figure_prefix(data: Any) -> FigurePrefix:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``FigurePrefix``."""
     _rt.check(_v._n35, data)
     return _rt.adapt(_A26, data)
+
+
+def dump_figure_prefix(value: FigurePrefix) -> Any:
+    """The JSON value of a ``FigurePrefix``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_table_prefix(data: Any) -> list[Violation]:
@@ -953,6 +1003,11 @@ def parse_table_prefix(data: Any) -> TablePrefix:
     return _rt.adapt(_A27, data)
 
 
+def dump_table_prefix(value: TablePrefix) -> Any:
+    """The JSON value of a ``TablePrefix``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_equation_numbering(data: Any) -> list[Violation]:
     """Every violation of the ``EquationNumbering`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n37, data)
@@ -962,6 +1017,11 @@ def parse_equation_numbering(data: Any) -> EquationNumbering:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EquationNumbering``."""
     _rt.check(_v._n37, data)
     return _rt.adapt(_A28, data)
+
+
+def dump_equation_numbering(value: EquationNumbering) -> Any:
+    """The JSON value of a ``EquationNumbering``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_formatting(data: Any) -> list[Violation]:
@@ -975,6 +1035,11 @@ def parse_formatting(data: Any) -> Formatting:
     return _rt.build(Formatting, data)
 
 
+def dump_formatting(value: Formatting) -> Any:
+    """The JSON value of a ``Formatting``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_style_guide(data: Any) -> list[Violation]:
     """Every violation of the ``StyleGuide`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n39, data)
@@ -984,6 +1049,11 @@ def parse_style_guide(data: Any) -> StyleGuide:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``StyleGuide``."""
     _rt.check(_v._n39, data)
     return _rt.build(StyleGuide, data)
+
+
+def dump_style_guide(value: StyleGuide) -> Any:
+    """The JSON value of a ``StyleGuide``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_chapter_style_guide(data: Any) -> list[Violation]:
@@ -997,6 +1067,11 @@ def parse_chapter_style_guide(data: Any) -> ChapterStyleGuide:
     return _rt.build(ChapterStyleGuide, data)
 
 
+def dump_chapter_style_guide(value: ChapterStyleGuide) -> Any:
+    """The JSON value of a ``ChapterStyleGuide``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_section_style_guide(data: Any) -> list[Violation]:
     """Every violation of the ``SectionStyleGuide`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n41, data)
@@ -1006,6 +1081,11 @@ def parse_section_style_guide(data: Any) -> SectionStyleGuide:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SectionStyleGuide``."""
     _rt.check(_v._n41, data)
     return _rt.build(SectionStyleGuide, data)
+
+
+def dump_section_style_guide(value: SectionStyleGuide) -> Any:
+    """The JSON value of a ``SectionStyleGuide``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_glossary_entry(data: Any) -> list[Violation]:
@@ -1019,6 +1099,11 @@ def parse_glossary_entry(data: Any) -> GlossaryEntry:
     return _rt.build(GlossaryEntry, data)
 
 
+def dump_glossary_entry(value: GlossaryEntry) -> Any:
+    """The JSON value of a ``GlossaryEntry``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_chapter_outline(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterOutline`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n43, data)
@@ -1028,6 +1113,11 @@ def parse_chapter_outline(data: Any) -> ChapterOutline:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterOutline``."""
     _rt.check(_v._n43, data)
     return _rt.build(ChapterOutline, data)
+
+
+def dump_chapter_outline(value: ChapterOutline) -> Any:
+    """The JSON value of a ``ChapterOutline``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_chapter_summary(data: Any) -> list[Violation]:
@@ -1041,6 +1131,11 @@ def parse_chapter_summary(data: Any) -> ChapterSummary:
     return _rt.build(ChapterSummary, data)
 
 
+def dump_chapter_summary(value: ChapterSummary) -> Any:
+    """The JSON value of a ``ChapterSummary``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_word_budget(data: Any) -> list[Violation]:
     """Every violation of the ``WordBudget`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n47, data)
@@ -1050,6 +1145,11 @@ def parse_word_budget(data: Any) -> WordBudget:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``WordBudget``."""
     _rt.check(_v._n47, data)
     return _rt.build(WordBudget, data)
+
+
+def dump_word_budget(value: WordBudget) -> Any:
+    """The JSON value of a ``WordBudget``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_thesis_context(data: Any) -> list[Violation]:
@@ -1063,6 +1163,11 @@ def parse_thesis_context(data: Any) -> ThesisContext:
     return _rt.build(ThesisContext, data)
 
 
+def dump_thesis_context(value: ThesisContext) -> Any:
+    """The JSON value of a ``ThesisContext``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_section_assignment(data: Any) -> list[Violation]:
     """Every violation of the ``SectionAssignment`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n53, data)
@@ -1072,6 +1177,11 @@ def parse_section_assignment(data: Any) -> SectionAssignment:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SectionAssignment``."""
     _rt.check(_v._n53, data)
     return _rt.build(SectionAssignment, data)
+
+
+def dump_section_assignment(value: SectionAssignment) -> Any:
+    """The JSON value of a ``SectionAssignment``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_chapter_context(data: Any) -> list[Violation]:
@@ -1085,6 +1195,11 @@ def parse_chapter_context(data: Any) -> ChapterContext:
     return _rt.build(ChapterContext, data)
 
 
+def dump_chapter_context(value: ChapterContext) -> Any:
+    """The JSON value of a ``ChapterContext``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_section_context(data: Any) -> list[Violation]:
     """Every violation of the ``SectionContext`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n59, data)
@@ -1094,6 +1209,11 @@ def parse_section_context(data: Any) -> SectionContext:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SectionContext``."""
     _rt.check(_v._n59, data)
     return _rt.build(SectionContext, data)
+
+
+def dump_section_context(value: SectionContext) -> Any:
+    """The JSON value of a ``SectionContext``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_target_type(data: Any) -> list[Violation]:
@@ -1107,6 +1227,11 @@ def parse_target_type(data: Any) -> TargetType:
     return _rt.adapt(_A41, data)
 
 
+def dump_target_type(value: TargetType) -> Any:
+    """The JSON value of a ``TargetType``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_severity(data: Any) -> list[Violation]:
     """Every violation of the ``Severity`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n62, data)
@@ -1116,6 +1241,11 @@ def parse_severity(data: Any) -> Severity:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Severity``."""
     _rt.check(_v._n62, data)
     return _rt.adapt(_A42, data)
+
+
+def dump_severity(value: Severity) -> Any:
+    """The JSON value of a ``Severity``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_category_scores(data: Any) -> list[Violation]:
@@ -1129,6 +1259,11 @@ def parse_category_scores(data: Any) -> CategoryScores:
     return _rt.build(CategoryScores, data)
 
 
+def dump_category_scores(value: CategoryScores) -> Any:
+    """The JSON value of a ``CategoryScores``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_quality_issue(data: Any) -> list[Violation]:
     """Every violation of the ``QualityIssue`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n64, data)
@@ -1138,6 +1273,11 @@ def parse_quality_issue(data: Any) -> QualityIssue:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``QualityIssue``."""
     _rt.check(_v._n64, data)
     return _rt.build(QualityIssue, data)
+
+
+def dump_quality_issue(value: QualityIssue) -> Any:
+    """The JSON value of a ``QualityIssue``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_context_used(data: Any) -> list[Violation]:
@@ -1151,6 +1291,11 @@ def parse_context_used(data: Any) -> ContextUsed:
     return _rt.build(ContextUsed, data)
 
 
+def dump_context_used(value: ContextUsed) -> Any:
+    """The JSON value of a ``ContextUsed``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_quality_report(data: Any) -> list[Violation]:
     """Every violation of the ``QualityReport`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n66, data)
@@ -1160,3 +1305,8 @@ def parse_quality_report(data: Any) -> QualityReport:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``QualityReport``."""
     _rt.check(_v._n66, data)
     return _rt.build(QualityReport, data)
+
+
+def dump_quality_report(value: QualityReport) -> Any:
+    """The JSON value of a ``QualityReport``: what was parsed, member for member."""
+    return _rt.to_json(value)

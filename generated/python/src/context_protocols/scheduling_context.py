@@ -1074,6 +1074,11 @@ def parse_score(data: Any) -> Score:
     return _rt.adapt(_A47, data)
 
 
+def dump_score(value: Score) -> Any:
+    """The JSON value of a ``Score``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_engagement(data: Any) -> list[Violation]:
     """Every violation of the ``Engagement`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n69, data)
@@ -1083,6 +1088,11 @@ def parse_engagement(data: Any) -> Engagement:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Engagement``."""
     _rt.check(_v._n69, data)
     return _rt.adapt(_A48, data)
+
+
+def dump_engagement(value: Engagement) -> Any:
+    """The JSON value of a ``Engagement``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_alternative_time(data: Any) -> list[Violation]:
@@ -1096,6 +1106,11 @@ def parse_alternative_time(data: Any) -> AlternativeTime:
     return _rt.build(AlternativeTime, data)
 
 
+def dump_alternative_time(value: AlternativeTime) -> Any:
+    """The JSON value of a ``AlternativeTime``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_attendee_action_type(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeActionType`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n72, data)
@@ -1105,6 +1120,11 @@ def parse_attendee_action_type(data: Any) -> AttendeeActionType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeActionType``."""
     _rt.check(_v._n72, data)
     return _rt.adapt(_A50, data)
+
+
+def dump_attendee_action_type(value: AttendeeActionType) -> Any:
+    """The JSON value of a ``AttendeeActionType``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_reply_subtype(data: Any) -> list[Violation]:
@@ -1118,6 +1138,11 @@ def parse_reply_subtype(data: Any) -> ReplySubtype:
     return _rt.adapt(_A51, data)
 
 
+def dump_reply_subtype(value: ReplySubtype) -> Any:
+    """The JSON value of a ``ReplySubtype``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_wait_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``WaitSubtype`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n74, data)
@@ -1127,6 +1152,11 @@ def parse_wait_subtype(data: Any) -> WaitSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``WaitSubtype``."""
     _rt.check(_v._n74, data)
     return _rt.adapt(_A52, data)
+
+
+def dump_wait_subtype(value: WaitSubtype) -> Any:
+    """The JSON value of a ``WaitSubtype``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_confirm_subtype(data: Any) -> list[Violation]:
@@ -1140,6 +1170,11 @@ def parse_confirm_subtype(data: Any) -> ConfirmSubtype:
     return _rt.adapt(_A53, data)
 
 
+def dump_confirm_subtype(value: ConfirmSubtype) -> Any:
+    """The JSON value of a ``ConfirmSubtype``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_escalate_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateSubtype`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n76, data)
@@ -1149,6 +1184,11 @@ def parse_escalate_subtype(data: Any) -> EscalateSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EscalateSubtype``."""
     _rt.check(_v._n76, data)
     return _rt.adapt(_A54, data)
+
+
+def dump_escalate_subtype(value: EscalateSubtype) -> Any:
+    """The JSON value of a ``EscalateSubtype``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_close_subtype(data: Any) -> list[Violation]:
@@ -1162,6 +1202,11 @@ def parse_close_subtype(data: Any) -> CloseSubtype:
     return _rt.adapt(_A55, data)
 
 
+def dump_close_subtype(value: CloseSubtype) -> Any:
+    """The JSON value of a ``CloseSubtype``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_empty_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EmptyMetadata`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n78, data)
@@ -1171,6 +1216,11 @@ def parse_empty_metadata(data: Any) -> EmptyMetadata:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EmptyMetadata``."""
     _rt.check(_v._n78, data)
     return _rt.build(EmptyMetadata, data)
+
+
+def dump_empty_metadata(value: EmptyMetadata) -> Any:
+    """The JSON value of a ``EmptyMetadata``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_escalate_alternatives_proposed_metadata(data: Any) -> list[Violation]:
@@ -1186,6 +1236,13 @@ def parse_escalate_alternatives_proposed_metadata(
     return _rt.build(EscalateAlternativesProposedMetadata, data)
 
 
+def dump_escalate_alternatives_proposed_metadata(
+    value: EscalateAlternativesProposedMetadata,
+) -> Any:
+    """The JSON value of a ``EscalateAlternativesProposedMetadata``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_escalate_unusual_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateUnusualMetadata`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n80, data)
@@ -1195,6 +1252,11 @@ def parse_escalate_unusual_metadata(data: Any) -> EscalateUnusualMetadata:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EscalateUnusualMetadata``."""
     _rt.check(_v._n80, data)
     return _rt.build(EscalateUnusualMetadata, data)
+
+
+def dump_escalate_unusual_metadata(value: EscalateUnusualMetadata) -> Any:
+    """The JSON value of a ``EscalateUnusualMetadata``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_escalate_internal_metadata(data: Any) -> list[Violation]:
@@ -1208,6 +1270,11 @@ def parse_escalate_internal_metadata(data: Any) -> EscalateInternalMetadata:
     return _rt.build(EscalateInternalMetadata, data)
 
 
+def dump_escalate_internal_metadata(value: EscalateInternalMetadata) -> Any:
+    """The JSON value of a ``EscalateInternalMetadata``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_attendee_next_action(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextAction`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n82, data)
@@ -1217,6 +1284,11 @@ def parse_attendee_next_action(data: Any) -> AttendeeNextAction:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextAction``."""
     _rt.check(_v._n82, data)
     return _rt.adapt(_A60, data)
+
+
+def dump_attendee_next_action(value: AttendeeNextAction) -> Any:
+    """The JSON value of a ``AttendeeNextAction``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_attendee_next_action_initiate(data: Any) -> list[Violation]:
@@ -1230,6 +1302,11 @@ def parse_attendee_next_action_initiate(data: Any) -> AttendeeNextActionInitiate
     return _rt.build(AttendeeNextActionInitiate, data)
 
 
+def dump_attendee_next_action_initiate(value: AttendeeNextActionInitiate) -> Any:
+    """The JSON value of a ``AttendeeNextActionInitiate``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_attendee_next_action_reply(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionReply`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n213, data)
@@ -1239,6 +1316,11 @@ def parse_attendee_next_action_reply(data: Any) -> AttendeeNextActionReply:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionReply``."""
     _rt.check(_v._n213, data)
     return _rt.build(AttendeeNextActionReply, data)
+
+
+def dump_attendee_next_action_reply(value: AttendeeNextActionReply) -> Any:
+    """The JSON value of a ``AttendeeNextActionReply``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_attendee_next_action_wait(data: Any) -> list[Violation]:
@@ -1252,6 +1334,11 @@ def parse_attendee_next_action_wait(data: Any) -> AttendeeNextActionWait:
     return _rt.build(AttendeeNextActionWait, data)
 
 
+def dump_attendee_next_action_wait(value: AttendeeNextActionWait) -> Any:
+    """The JSON value of a ``AttendeeNextActionWait``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_attendee_next_action_follow_up(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionFollowUp`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n215, data)
@@ -1261,6 +1348,11 @@ def parse_attendee_next_action_follow_up(data: Any) -> AttendeeNextActionFollowU
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionFollowUp``."""
     _rt.check(_v._n215, data)
     return _rt.build(AttendeeNextActionFollowUp, data)
+
+
+def dump_attendee_next_action_follow_up(value: AttendeeNextActionFollowUp) -> Any:
+    """The JSON value of a ``AttendeeNextActionFollowUp``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_attendee_next_action_confirm(data: Any) -> list[Violation]:
@@ -1274,6 +1366,11 @@ def parse_attendee_next_action_confirm(data: Any) -> AttendeeNextActionConfirm:
     return _rt.build(AttendeeNextActionConfirm, data)
 
 
+def dump_attendee_next_action_confirm(value: AttendeeNextActionConfirm) -> Any:
+    """The JSON value of a ``AttendeeNextActionConfirm``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_attendee_next_action_escalate(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalate`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n220, data)
@@ -1283,6 +1380,11 @@ def parse_attendee_next_action_escalate(data: Any) -> AttendeeNextActionEscalate
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionEscalate``."""
     _rt.check(_v._n220, data)
     return _rt.adapt(_A99, data)
+
+
+def dump_attendee_next_action_escalate(value: AttendeeNextActionEscalate) -> Any:
+    """The JSON value of a ``AttendeeNextActionEscalate``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_attendee_next_action_escalate_alternatives_proposed(
@@ -1300,6 +1402,13 @@ def parse_attendee_next_action_escalate_alternatives_proposed(
     return _rt.build(AttendeeNextActionEscalateAlternativesProposed, data)
 
 
+def dump_attendee_next_action_escalate_alternatives_proposed(
+    value: AttendeeNextActionEscalateAlternativesProposed,
+) -> Any:
+    """The JSON value of a ``AttendeeNextActionEscalateAlternativesProposed``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_attendee_next_action_escalate_unusual(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalateUnusual`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n218, data)
@@ -1311,6 +1420,13 @@ def parse_attendee_next_action_escalate_unusual(
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionEscalateUnusual``."""
     _rt.check(_v._n218, data)
     return _rt.build(AttendeeNextActionEscalateUnusual, data)
+
+
+def dump_attendee_next_action_escalate_unusual(
+    value: AttendeeNextActionEscalateUnusual,
+) -> Any:
+    """The JSON value of a ``AttendeeNextActionEscalateUnusual``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_attendee_next_action_escalate_internal(data: Any) -> list[Violation]:
@@ -1326,6 +1442,13 @@ def parse_attendee_next_action_escalate_internal(
     return _rt.build(AttendeeNextActionEscalateInternal, data)
 
 
+def dump_attendee_next_action_escalate_internal(
+    value: AttendeeNextActionEscalateInternal,
+) -> Any:
+    """The JSON value of a ``AttendeeNextActionEscalateInternal``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_attendee_next_action_close(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionClose`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n221, data)
@@ -1335,6 +1458,11 @@ def parse_attendee_next_action_close(data: Any) -> AttendeeNextActionClose:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionClose``."""
     _rt.check(_v._n221, data)
     return _rt.build(AttendeeNextActionClose, data)
+
+
+def dump_attendee_next_action_close(value: AttendeeNextActionClose) -> Any:
+    """The JSON value of a ``AttendeeNextActionClose``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_event_action_type(data: Any) -> list[Violation]:
@@ -1348,6 +1476,11 @@ def parse_event_action_type(data: Any) -> EventActionType:
     return _rt.adapt(_A61, data)
 
 
+def dump_event_action_type(value: EventActionType) -> Any:
+    """The JSON value of a ``EventActionType``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_coordination_in_progress_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``CoordinationInProgressSubtype`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n124, data)
@@ -1357,6 +1490,11 @@ def parse_coordination_in_progress_subtype(data: Any) -> CoordinationInProgressS
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CoordinationInProgressSubtype``."""
     _rt.check(_v._n124, data)
     return _rt.adapt(_A62, data)
+
+
+def dump_coordination_in_progress_subtype(value: CoordinationInProgressSubtype) -> Any:
+    """The JSON value of a ``CoordinationInProgressSubtype``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_waiting_for_decision_subtype(data: Any) -> list[Violation]:
@@ -1370,6 +1508,11 @@ def parse_waiting_for_decision_subtype(data: Any) -> WaitingForDecisionSubtype:
     return _rt.adapt(_A63, data)
 
 
+def dump_waiting_for_decision_subtype(value: WaitingForDecisionSubtype) -> Any:
+    """The JSON value of a ``WaitingForDecisionSubtype``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_complete_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``CompleteSubtype`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n126, data)
@@ -1379,6 +1522,11 @@ def parse_complete_subtype(data: Any) -> CompleteSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CompleteSubtype``."""
     _rt.check(_v._n126, data)
     return _rt.adapt(_A64, data)
+
+
+def dump_complete_subtype(value: CompleteSubtype) -> Any:
+    """The JSON value of a ``CompleteSubtype``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_reschedule_metadata(data: Any) -> list[Violation]:
@@ -1392,6 +1540,11 @@ def parse_reschedule_metadata(data: Any) -> RescheduleMetadata:
     return _rt.build(RescheduleMetadata, data)
 
 
+def dump_reschedule_metadata(value: RescheduleMetadata) -> Any:
+    """The JSON value of a ``RescheduleMetadata``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_resolve_conflict_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``ResolveConflictMetadata`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n129, data)
@@ -1403,6 +1556,11 @@ def parse_resolve_conflict_metadata(data: Any) -> ResolveConflictMetadata:
     return _rt.build(ResolveConflictMetadata, data)
 
 
+def dump_resolve_conflict_metadata(value: ResolveConflictMetadata) -> Any:
+    """The JSON value of a ``ResolveConflictMetadata``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_event_next_action(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextAction`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n130, data)
@@ -1412,6 +1570,11 @@ def parse_event_next_action(data: Any) -> EventNextAction:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextAction``."""
     _rt.check(_v._n130, data)
     return _rt.adapt(_A67, data)
+
+
+def dump_event_next_action(value: EventNextAction) -> Any:
+    """The JSON value of a ``EventNextAction``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_event_next_action_coordination_in_progress(data: Any) -> list[Violation]:
@@ -1427,6 +1590,13 @@ def parse_event_next_action_coordination_in_progress(
     return _rt.build(EventNextActionCoordinationInProgress, data)
 
 
+def dump_event_next_action_coordination_in_progress(
+    value: EventNextActionCoordinationInProgress,
+) -> Any:
+    """The JSON value of a ``EventNextActionCoordinationInProgress``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_event_next_action_waiting_for_decision(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecision`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n230, data)
@@ -1438,6 +1608,13 @@ def parse_event_next_action_waiting_for_decision(
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecision``."""
     _rt.check(_v._n230, data)
     return _rt.adapt(_A107, data)
+
+
+def dump_event_next_action_waiting_for_decision(
+    value: EventNextActionWaitingForDecision,
+) -> Any:
+    """The JSON value of a ``EventNextActionWaitingForDecision``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_event_next_action_waiting_for_decision_get_alternatives(
@@ -1455,6 +1632,13 @@ def parse_event_next_action_waiting_for_decision_get_alternatives(
     return _rt.build(EventNextActionWaitingForDecisionGetAlternatives, data)
 
 
+def dump_event_next_action_waiting_for_decision_get_alternatives(
+    value: EventNextActionWaitingForDecisionGetAlternatives,
+) -> Any:
+    """The JSON value of a ``EventNextActionWaitingForDecisionGetAlternatives``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_event_next_action_waiting_for_decision_reschedule(
     data: Any,
 ) -> list[Violation]:
@@ -1468,6 +1652,13 @@ def parse_event_next_action_waiting_for_decision_reschedule(
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionReschedule``."""
     _rt.check(_v._n225, data)
     return _rt.build(EventNextActionWaitingForDecisionReschedule, data)
+
+
+def dump_event_next_action_waiting_for_decision_reschedule(
+    value: EventNextActionWaitingForDecisionReschedule,
+) -> Any:
+    """The JSON value of a ``EventNextActionWaitingForDecisionReschedule``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_event_next_action_waiting_for_decision_resolve_conflict(
@@ -1485,6 +1676,13 @@ def parse_event_next_action_waiting_for_decision_resolve_conflict(
     return _rt.build(EventNextActionWaitingForDecisionResolveConflict, data)
 
 
+def dump_event_next_action_waiting_for_decision_resolve_conflict(
+    value: EventNextActionWaitingForDecisionResolveConflict,
+) -> Any:
+    """The JSON value of a ``EventNextActionWaitingForDecisionResolveConflict``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_event_next_action_waiting_for_decision_recommend_cancel(
     data: Any,
 ) -> list[Violation]:
@@ -1498,6 +1696,13 @@ def parse_event_next_action_waiting_for_decision_recommend_cancel(
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionRecommendCancel``."""
     _rt.check(_v._n227, data)
     return _rt.build(EventNextActionWaitingForDecisionRecommendCancel, data)
+
+
+def dump_event_next_action_waiting_for_decision_recommend_cancel(
+    value: EventNextActionWaitingForDecisionRecommendCancel,
+) -> Any:
+    """The JSON value of a ``EventNextActionWaitingForDecisionRecommendCancel``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_event_next_action_waiting_for_decision_unusual(
@@ -1515,6 +1720,13 @@ def parse_event_next_action_waiting_for_decision_unusual(
     return _rt.build(EventNextActionWaitingForDecisionUnusual, data)
 
 
+def dump_event_next_action_waiting_for_decision_unusual(
+    value: EventNextActionWaitingForDecisionUnusual,
+) -> Any:
+    """The JSON value of a ``EventNextActionWaitingForDecisionUnusual``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_event_next_action_complete(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextActionComplete`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n231, data)
@@ -1524,6 +1736,11 @@ def parse_event_next_action_complete(data: Any) -> EventNextActionComplete:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionComplete``."""
     _rt.check(_v._n231, data)
     return _rt.build(EventNextActionComplete, data)
+
+
+def dump_event_next_action_complete(value: EventNextActionComplete) -> Any:
+    """The JSON value of a ``EventNextActionComplete``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_attendee_analysis(data: Any) -> list[Violation]:
@@ -1537,6 +1754,11 @@ def parse_attendee_analysis(data: Any) -> AttendeeAnalysis:
     return _rt.build(AttendeeAnalysis, data)
 
 
+def dump_attendee_analysis(value: AttendeeAnalysis) -> Any:
+    """The JSON value of a ``AttendeeAnalysis``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_event_analysis(data: Any) -> list[Violation]:
     """Every violation of the ``EventAnalysis`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n157, data)
@@ -1546,6 +1768,11 @@ def parse_event_analysis(data: Any) -> EventAnalysis:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventAnalysis``."""
     _rt.check(_v._n157, data)
     return _rt.build(EventAnalysis, data)
+
+
+def dump_event_analysis(value: EventAnalysis) -> Any:
+    """The JSON value of a ``EventAnalysis``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_event_dates(data: Any) -> list[Violation]:
@@ -1559,6 +1786,11 @@ def parse_event_dates(data: Any) -> EventDates:
     return _rt.build(EventDates, data)
 
 
+def dump_event_dates(value: EventDates) -> Any:
+    """The JSON value of a ``EventDates``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_attendee(data: Any) -> list[Violation]:
     """Every violation of the ``Attendee`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n159, data)
@@ -1568,6 +1800,11 @@ def parse_attendee(data: Any) -> Attendee:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Attendee``."""
     _rt.check(_v._n159, data)
     return _rt.build(Attendee, data)
+
+
+def dump_attendee(value: Attendee) -> Any:
+    """The JSON value of a ``Attendee``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_scheduling_operation(data: Any) -> list[Violation]:
@@ -1581,6 +1818,11 @@ def parse_scheduling_operation(data: Any) -> SchedulingOperation:
     return _rt.build(SchedulingOperation, data)
 
 
+def dump_scheduling_operation(value: SchedulingOperation) -> Any:
+    """The JSON value of a ``SchedulingOperation``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_message_direction(data: Any) -> list[Violation]:
     """Every violation of the ``MessageDirection`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n166, data)
@@ -1590,6 +1832,11 @@ def parse_message_direction(data: Any) -> MessageDirection:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``MessageDirection``."""
     _rt.check(_v._n166, data)
     return _rt.adapt(_A73, data)
+
+
+def dump_message_direction(value: MessageDirection) -> Any:
+    """The JSON value of a ``MessageDirection``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_conversation_message(data: Any) -> list[Violation]:
@@ -1603,6 +1850,11 @@ def parse_conversation_message(data: Any) -> ConversationMessage:
     return _rt.build(ConversationMessage, data)
 
 
+def dump_conversation_message(value: ConversationMessage) -> Any:
+    """The JSON value of a ``ConversationMessage``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_coordination(data: Any) -> list[Violation]:
     """Every violation of the ``Coordination`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n168, data)
@@ -1614,6 +1866,11 @@ def parse_coordination(data: Any) -> Coordination:
     return _rt.build(Coordination, data)
 
 
+def dump_coordination(value: Coordination) -> Any:
+    """The JSON value of a ``Coordination``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_scheduling_agent_output(data: Any) -> list[Violation]:
     """Every violation of the ``SchedulingAgentOutput`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n171, data)
@@ -1623,3 +1880,8 @@ def parse_scheduling_agent_output(data: Any) -> SchedulingAgentOutput:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SchedulingAgentOutput``."""
     _rt.check(_v._n171, data)
     return _rt.build(SchedulingAgentOutput, data)
+
+
+def dump_scheduling_agent_output(value: SchedulingAgentOutput) -> Any:
+    """The JSON value of a ``SchedulingAgentOutput``: what was parsed, member for member."""
+    return _rt.to_json(value)

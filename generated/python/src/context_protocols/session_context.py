@@ -371,6 +371,11 @@ def parse_session_context(data: Any) -> SessionContext:
     return _rt.build(SessionContext, data)
 
 
+def dump_session_context(value: SessionContext) -> Any:
+    """The JSON value of a ``SessionContext``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_agent_family(data: Any) -> list[Violation]:
     """Every violation of the ``AgentFamily`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n176, data)
@@ -380,6 +385,11 @@ def parse_agent_family(data: Any) -> AgentFamily:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AgentFamily``."""
     _rt.check(_v._n176, data)
     return _rt.adapt(_A78, data)
+
+
+def dump_agent_family(value: AgentFamily) -> Any:
+    """The JSON value of a ``AgentFamily``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_cognitive_mode(data: Any) -> list[Violation]:
@@ -393,6 +403,11 @@ def parse_cognitive_mode(data: Any) -> CognitiveMode:
     return _rt.adapt(_A79, data)
 
 
+def dump_cognitive_mode(value: CognitiveMode) -> Any:
+    """The JSON value of a ``CognitiveMode``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_agent_model(data: Any) -> list[Violation]:
     """Every violation of the ``AgentModel`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n178, data)
@@ -402,6 +417,11 @@ def parse_agent_model(data: Any) -> AgentModel:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AgentModel``."""
     _rt.check(_v._n178, data)
     return _rt.adapt(_A80, data)
+
+
+def dump_agent_model(value: AgentModel) -> Any:
+    """The JSON value of a ``AgentModel``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_agent_ref(data: Any) -> list[Violation]:
@@ -415,6 +435,11 @@ def parse_agent_ref(data: Any) -> AgentRef:
     return _rt.build(AgentRef, data)
 
 
+def dump_agent_ref(value: AgentRef) -> Any:
+    """The JSON value of a ``AgentRef``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_key_finding(data: Any) -> list[Violation]:
     """Every violation of the ``KeyFinding`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n196, data)
@@ -424,6 +449,11 @@ def parse_key_finding(data: Any) -> KeyFinding:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``KeyFinding``."""
     _rt.check(_v._n196, data)
     return _rt.build(KeyFinding, data)
+
+
+def dump_key_finding(value: KeyFinding) -> Any:
+    """The JSON value of a ``KeyFinding``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_open_question(data: Any) -> list[Violation]:
@@ -437,6 +467,11 @@ def parse_open_question(data: Any) -> OpenQuestion:
     return _rt.build(OpenQuestion, data)
 
 
+def dump_open_question(value: OpenQuestion) -> Any:
+    """The JSON value of a ``OpenQuestion``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_blocker(data: Any) -> list[Violation]:
     """Every violation of the ``Blocker`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n202, data)
@@ -446,6 +481,11 @@ def parse_blocker(data: Any) -> Blocker:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Blocker``."""
     _rt.check(_v._n202, data)
     return _rt.build(Blocker, data)
+
+
+def dump_blocker(value: Blocker) -> Any:
+    """The JSON value of a ``Blocker``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_confidence_breakdown(data: Any) -> list[Violation]:
@@ -459,6 +499,11 @@ def parse_confidence_breakdown(data: Any) -> ConfidenceBreakdown:
     return _rt.build(ConfidenceBreakdown, data)
 
 
+def dump_confidence_breakdown(value: ConfidenceBreakdown) -> Any:
+    """The JSON value of a ``ConfidenceBreakdown``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_confidence(data: Any) -> list[Violation]:
     """Every violation of the ``Confidence`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n204, data)
@@ -468,6 +513,11 @@ def parse_confidence(data: Any) -> Confidence:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Confidence``."""
     _rt.check(_v._n204, data)
     return _rt.build(Confidence, data)
+
+
+def dump_confidence(value: Confidence) -> Any:
+    """The JSON value of a ``Confidence``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_artifact_type(data: Any) -> list[Violation]:
@@ -481,6 +531,11 @@ def parse_artifact_type(data: Any) -> ArtifactType:
     return _rt.adapt(_A87, data)
 
 
+def dump_artifact_type(value: ArtifactType) -> Any:
+    """The JSON value of a ``ArtifactType``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_artifact_ref(data: Any) -> list[Violation]:
     """Every violation of the ``ArtifactRef`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n207, data)
@@ -490,6 +545,11 @@ def parse_artifact_ref(data: Any) -> ArtifactRef:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ArtifactRef``."""
     _rt.check(_v._n207, data)
     return _rt.build(ArtifactRef, data)
+
+
+def dump_artifact_ref(value: ArtifactRef) -> Any:
+    """The JSON value of a ``ArtifactRef``: what was parsed, member for member."""
+    return _rt.to_json(value)
 
 
 def validate_handoff_payload(data: Any) -> list[Violation]:
@@ -503,6 +563,11 @@ def parse_handoff_payload(data: Any) -> HandoffPayload:
     return _rt.build(HandoffPayload, data)
 
 
+def dump_handoff_payload(value: HandoffPayload) -> Any:
+    """The JSON value of a ``HandoffPayload``: what was parsed, member for member."""
+    return _rt.to_json(value)
+
+
 def validate_trace(data: Any) -> list[Violation]:
     """Every violation of the ``Trace`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n210, data)
@@ -512,3 +577,8 @@ def parse_trace(data: Any) -> Trace:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Trace``."""
     _rt.check(_v._n210, data)
     return _rt.build(Trace, data)
+
+
+def dump_trace(value: Trace) -> Any:
+    """The JSON value of a ``Trace``: what was parsed, member for member."""
+    return _rt.to_json(value)
