@@ -428,35 +428,70 @@ pub fn dedupe(names: Vec<String>, taken: &mut HashSet<String>, sep: &str) -> Vec
         .collect()
 }
 
-/// The names of every type in the IR for one language, unique across the package. A type whose
-/// name collides is first prefixed with its module's name.
-pub fn type_names(lang: Lang, ir: &Ir) -> Vec<String> {
+/// The names of every type in the IR, unique across the package and the same in every
+/// language (`lang` is kept for the callers' symmetry; the decision does not depend on it):
+///
+/// - a type is named after its raw name in UpperCamelCase, with `Type` appended while the name
+///   is reserved in *any* of the three languages (`Result`, `string`, `Field`: `ResultType`
+///   everywhere), so `validate("ResultType", …)` means one type in Rust, TypeScript and Python;
+/// - names that collide (ignoring case) are decided by the types' schema locations, not by the
+///   order in which types were discovered: the type whose location (file path relative to the
+///   schema root, then JSON Pointer) sorts first keeps the name, the others are prefixed with
+///   their module's name, then numbered. Adding a file or a definition that takes none of these
+///   names renames nothing.
+pub fn type_names(_lang: Lang, ir: &Ir) -> Vec<String> {
     let base: Vec<String> = ir
         .types
         .iter()
-        .map(|t| type_name(lang, &t.raw_name))
+        .map(|t| shared_type_name(&t.raw_name))
         .collect();
+    // Types in the order of their schema locations.
+    let mut order: Vec<usize> = (0..ir.types.len()).collect();
+    order.sort_by(|&a, &b| {
+        let key = |i: usize| {
+            let t = &ir.types[i];
+            (
+                ir.modules[t.module].rel.as_str(),
+                t.origin.pointer.as_str(),
+                i,
+            )
+        };
+        key(a).cmp(&key(b))
+    });
     let mut counts = std::collections::HashMap::new();
     for n in &base {
         *counts.entry(n.to_lowercase()).or_insert(0) += 1;
     }
     let mut seen_first = HashSet::new();
-    let preferred: Vec<String> = base
+    let mut preferred = vec![String::new(); base.len()];
+    for &i in &order {
+        let (n, t) = (&base[i], &ir.types[i]);
+        preferred[i] = if counts[&n.to_lowercase()] > 1 && !seen_first.insert(n.to_lowercase()) {
+            shared_type_name(&format!("{} {}", ir.modules[t.module].raw_name, t.raw_name))
+        } else {
+            n.clone()
+        };
+    }
+    let sorted: Vec<String> = order.iter().map(|&i| preferred[i].clone()).collect();
+    let unique = dedupe(sorted, &mut HashSet::new(), "");
+    let mut out = vec![String::new(); base.len()];
+    for (&i, name) in order.iter().zip(unique) {
+        out[i] = name;
+    }
+    out
+}
+
+/// A type name that no language reserves: [`type_name`] with `Type` appended while any of
+/// Rust, TypeScript or Python reserves it.
+pub fn shared_type_name(raw: &str) -> String {
+    let mut n = type_name(Lang::Rust, raw);
+    while [Lang::Rust, Lang::TypeScript, Lang::Python]
         .iter()
-        .zip(&ir.types)
-        .map(|(n, t)| {
-            if counts[&n.to_lowercase()] > 1 && !seen_first.insert(n.to_lowercase()) {
-                type_name(
-                    lang,
-                    &format!("{} {}", ir.modules[t.module].raw_name, t.raw_name),
-                )
-            } else {
-                n.clone()
-            }
-        })
-        .collect();
-    let mut taken = HashSet::new();
-    dedupe(preferred, &mut taken, "")
+        .any(|l| l.reserved_types(&n))
+    {
+        n.push_str("Type");
+    }
+    n
 }
 
 /// Field names of one struct, unique within it.

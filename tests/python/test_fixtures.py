@@ -332,7 +332,7 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
         "cycles",
         "cycles.json",
         "/$defs/Record",
-        "Record",
+        "RecordType",
         {"name": "r", "fields": [[]]},
         [("/fields/0", "anyOf")],
     ),
@@ -488,7 +488,7 @@ CASES: list[tuple[str, str, str, str, Any, Pairs]] = [
     ("lint", "lint.json", "/$defs/Dss200", "Dss200", {"id": 2}, []),
     ("lint", "lint.json", "/$defs/ListOrText", "ListOrText", None, []),
     ("lint", "lint.json", "/$defs/ListOrText", "ListOrText", 1, [("", "anyOf")]),
-    ("open", "open.json", "/$defs/Box", "Box", {"content": [1]}, []),
+    ("open", "open.json", "/$defs/Box", "BoxType", {"content": [1]}, []),
     ("lint", "lint.json", "/$defs/Pair", "Pair", ["a", 1], []),
     ("lint", "lint.json", "/$defs/Pair", "Pair", [1], [("/0", "type")]),
     (
@@ -761,11 +761,11 @@ def test_corpus_shapes_are_typed() -> None:
     # A recursive alias parses its models at every depth.
     cycles = _package("cycles")
     schema = cycles.parse_schema({"name": "r", "fields": [[{"name": "s"}]]})
-    assert isinstance(schema, cycles.Record)
+    assert isinstance(schema, cycles.RecordType)
     assert schema.fields_ is not None
     inner = schema.fields_[0]
     assert isinstance(inner, list)
-    assert isinstance(inner[0], cycles.Record)
+    assert isinstance(inner[0], cycles.RecordType)
     # Sub-configurations that copy the configuration are the configuration's class.
     copies = _package("copies")
     assert copies.Npm is copies.Copies

@@ -33,10 +33,10 @@ pub fn validate_date_time(value: &serde_json::Value) -> Result<(), ValidationErr
 }
 
 /// An ISO-8601 calendar date `YYYY-MM-DD` (JSON Schema format `date`).
-pub type Date = String;
+pub type DateType = String;
 
-/// Checks a JSON value against the schema of [`Date`].
-pub fn validate_date(value: &serde_json::Value) -> Result<(), ValidationErrors> {
+/// Checks a JSON value against the schema of [`DateType`].
+pub fn validate_date_type(value: &serde_json::Value) -> Result<(), ValidationErrors> {
     rt::check(super::validators::n22, value)
 }
 

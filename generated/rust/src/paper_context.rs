@@ -1171,7 +1171,7 @@ pub struct ThesisContext {
     pub venue: Option<Option<String>>,
     /// Submission deadline (ISO-8601 date) if applicable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub submission_deadline: Option<Date>,
+    pub submission_deadline: Option<DateType>,
     /// Creation time (ISO-8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created: Option<DateTime>,

@@ -83,7 +83,7 @@ impl Engagement {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AlternativeTime {
     /// Date `YYYY-MM-DD`.
-    pub date: Date,
+    pub date: DateType,
     /// Time range `HH:MM-HH:MM` (24-hour) or `morning`, `afternoon`, `evening`.
     pub time_range: String,
     /// Properties the schema does not declare.

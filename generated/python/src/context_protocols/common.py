@@ -26,7 +26,7 @@ DateTime: TypeAlias = str
 """An ISO-8601 timestamp, checked as an RFC 3339 date-time (JSON Schema format `date-time`): date, `T`, time with seconds, optional fraction, and a `Z` or `+HH:MM` offset."""
 
 
-Date: TypeAlias = str
+DateType: TypeAlias = str
 """An ISO-8601 calendar date `YYYY-MM-DD` (JSON Schema format `date`)."""
 
 
@@ -43,7 +43,7 @@ _A12: TypeAdapter[NonNegativeInteger] = TypeAdapter(
 
 _A13: TypeAdapter[DateTime] = TypeAdapter(DateTime, config=_rt.ADAPTER_CONFIG)
 
-_A14: TypeAdapter[Date] = TypeAdapter(Date, config=_rt.ADAPTER_CONFIG)
+_A14: TypeAdapter[DateType] = TypeAdapter(DateType, config=_rt.ADAPTER_CONFIG)
 
 _A15: TypeAdapter[ContextPath] = TypeAdapter(ContextPath, config=_rt.ADAPTER_CONFIG)
 
@@ -96,19 +96,19 @@ def dump_date_time(value: DateTime) -> Any:
     return _rt.to_json(value)
 
 
-def validate_date(data: Any) -> list[Violation]:
-    """Every violation of the ``Date`` schema in ``data`` (empty when valid)."""
+def validate_date_type(data: Any) -> list[Violation]:
+    """Every violation of the ``DateType`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n22, data)
 
 
-def parse_date(data: Any) -> Date:
-    """Validates ``data`` (raising ``ValidationError``), then builds a ``Date``."""
+def parse_date_type(data: Any) -> DateType:
+    """Validates ``data`` (raising ``ValidationError``), then builds a ``DateType``."""
     _rt.check(_v._n22, data)
     return _rt.adapt(_A14, data)
 
 
-def dump_date(value: Date) -> Any:
-    """The JSON value of a ``Date``: what was parsed, member for member."""
+def dump_date_type(value: DateType) -> Any:
+    """The JSON value of a ``DateType``: what was parsed, member for member."""
     return _rt.to_json(value)
 
 

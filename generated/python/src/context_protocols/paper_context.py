@@ -20,7 +20,7 @@ from pydantic import (
 from . import _runtime as _rt
 from . import _validators as _v
 from ._runtime import JsonInt, Violation
-from .common import Date, DateTime, NonNegativeInteger, UnitScore
+from .common import DateTime, DateType, NonNegativeInteger, UnitScore
 
 DocumentType: TypeAlias = Literal["thesis", "paper"]
 """Scale of the document: a `thesis` or a `paper`."""
@@ -410,7 +410,7 @@ class ThesisContext(BaseModel):
     venue: str | None = None
     """Target venue if applicable; null when there is none."""
 
-    submission_deadline: Date | None = None
+    submission_deadline: DateType | None = None
     """Submission deadline (ISO-8601 date) if applicable."""
 
     created: DateTime | None = None

@@ -20,7 +20,7 @@ from pydantic import (
 from . import _runtime as _rt
 from . import _validators as _v
 from ._runtime import JsonInt, Violation
-from .common import Date, DateTime
+from .common import DateTime, DateType
 
 Engagement: TypeAlias = Literal["High", "Medium", "Low"]
 """Engagement level of the attendee."""
@@ -82,7 +82,7 @@ class AlternativeTime(BaseModel):
     )
     __pydantic_extra__: dict[str, Any]
 
-    date: Date
+    date: DateType
     """Date `YYYY-MM-DD`."""
 
     time_range: str = Field(
