@@ -54,6 +54,9 @@ cargo build --quiet --release --bin ctxgen
 CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release --bin ctxgen-corpus -- "$corpus" \
   --list tests/corpus-subset.txt --require-all --work target/corpus-subset --report target/corpus-subset.md
 
+echo "== clippy -D warnings on the crates generated from the SchemaStore subset"
+bash tests/corpus-clippy.sh target/corpus-clippy
+
 echo "== hostile schemas (docs/fuzzing.md): the fixtures of tests/hostile (build checks of the small ones), then a 200-mutant fuzz smoke"
 cargo build --quiet --release --bin ctxgen --bin ctxgen-fuzz
 target/release/ctxgen-fuzz --fixtures --quick --work target/fuzz-fixtures

@@ -226,6 +226,8 @@ struct Ctx<'a> {
     recursive: Vec<bool>,
     /// The inner parts of deep type expressions of the type being built.
     nested: std::cell::RefCell<limits::Nested>,
+    /// The estimated size of each type, once known ([`Ctx::size`]).
+    sizes: std::cell::RefCell<Vec<Option<usize>>>,
 }
 
 /// Which aliases refer to themselves through other aliases only: those on a cycle of the graph
@@ -329,6 +331,10 @@ fn inline_edges(ir: &Ir, id: TypeId) -> Vec<TypeId> {
     }
     out
 }
+
+/// How many bytes larger than the next the largest variant of an untagged union may be before
+/// it is boxed (clippy's `large_enum_variant` warns from 200).
+const LARGE_VARIANT: usize = 128;
 
 /// Enums with more values than this are `String`s in Rust (the validator checks the value):
 /// serde's derive for 100,000 variants takes rustc minutes and gigabytes.
@@ -708,6 +714,76 @@ impl Ctx<'_> {
         })
     }
 
+    /// Which variants of an untagged union are boxed: the largest while it is more than
+    /// [`LARGE_VARIANT`] bytes larger than the next (by [`Ctx::size`]), so that the enum is not
+    /// as large as its largest variant (clippy's `large_enum_variant`).
+    fn boxed_variants(&self, u: &crate::ir::Union) -> Vec<bool> {
+        let mut sizes: Vec<usize> = u
+            .variants
+            .iter()
+            .map(|v| self.size(&v.ty, &mut Vec::new()))
+            .collect();
+        let mut boxed = vec![false; sizes.len()];
+        while sizes.len() > 1 {
+            let mut order: Vec<usize> = (0..sizes.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
+            let (big, next) = (order[0], order[1]);
+            if sizes[big] < sizes[next] + LARGE_VARIANT {
+                break;
+            }
+            boxed[big] = true;
+            sizes[big] = 8;
+        }
+        boxed
+    }
+
+    /// An estimate of the size in bytes of the Rust type of `ty` (on the generous side: fields
+    /// are not packed), following named types; a type met again on the way counts as a `Box`.
+    fn size(&self, ty: &Ty, seen: &mut Vec<TypeId>) -> usize {
+        match ty {
+            Ty::Any => 32,
+            Ty::Bool | Ty::Null => 1,
+            Ty::Integer | Ty::Number => 8,
+            Ty::WideInteger => 16,
+            Ty::String | Ty::Literal(_) | Ty::Array(_) | Ty::Map(_) => 24,
+            Ty::Nullable(t) => self.size(t, seen) + 8,
+            Ty::Named(id) if seen.contains(id) || self.deep[*id] || seen.len() > 64 => 8,
+            Ty::Named(id) if self.sizes.borrow()[*id].is_some() => {
+                self.sizes.borrow()[*id].unwrap_or(8)
+            }
+            Ty::Named(id) => {
+                seen.push(*id);
+                let size = match &self.ir.types[*id].kind {
+                    TypeKind::Struct(s) => {
+                        let extra = if s.extra.is_some() { 24 } else { 0 };
+                        extra
+                            + s.fields
+                                .iter()
+                                .map(|f| {
+                                    let inner = self.size(&f.ty, seen);
+                                    if f.required { inner } else { inner + 8 }.next_multiple_of(8)
+                                })
+                                .sum::<usize>()
+                    }
+                    TypeKind::Enum(_) => 1,
+                    TypeKind::Union(u) => {
+                        u.variants
+                            .iter()
+                            .map(|v| self.size(&v.ty, seen))
+                            .max()
+                            .unwrap_or(0)
+                            + 8
+                    }
+                    TypeKind::Alias(t) if *t == Ty::Named(*id) => 32,
+                    TypeKind::Alias(t) => self.size(t, seen),
+                };
+                seen.pop();
+                self.sizes.borrow_mut()[*id] = Some(size);
+                size
+            }
+        }
+    }
+
     /// Whether an alias names itself through aliases only (`Nest = Vec<Nest>`).
     fn recursive_alias(&self, id: TypeId) -> bool {
         self.recursive[id]
@@ -757,17 +833,26 @@ impl Ctx<'_> {
         let raws: Vec<String> = u.variants.iter().map(|v| v.raw_name.clone()).collect();
         let vnames = names::variant_names(&raws);
         if !self.internally_tagged(u) {
+            let boxed = self.boxed_variants(u);
             let variants: Vec<UnionVariant> = u
                 .variants
                 .iter()
                 .zip(vnames)
-                .map(|(v, name)| UnionVariant {
-                    one_line: false,
-                    name,
-                    rename: None,
-                    unit: v.ty == Ty::Null,
-                    ty: self.ty(&v.ty, id),
-                    fields: Vec::new(),
+                .zip(boxed)
+                .map(|((v, name), boxed)| {
+                    let ty = self.ty(&v.ty, id);
+                    UnionVariant {
+                        one_line: false,
+                        name,
+                        rename: None,
+                        unit: v.ty == Ty::Null,
+                        ty: if boxed && !ty.starts_with("Box<") {
+                            format!("Box<{ty}>")
+                        } else {
+                            ty
+                        },
+                        fields: Vec::new(),
+                    }
                 })
                 .collect();
             let choice = choice(u, &variants);
@@ -839,7 +924,8 @@ impl Ctx<'_> {
 /// the JSON type alone tells its variants apart.
 fn choice(u: &crate::ir::Union, variants: &[UnionVariant]) -> Option<Choice> {
     let branches: Vec<usize> = u.variants.iter().map(|v| v.node).collect::<Option<_>>()?;
-    if branches.is_empty() {
+    // One variant needs no choice (serde's derive reads it).
+    if branches.len() < 2 {
         return None;
     }
     let list: Vec<String> = branches
@@ -914,6 +1000,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         deep,
         recursive,
         nested: Default::default(),
+        sizes: std::cell::RefCell::new(vec![None; ir.types.len()]),
     };
     let mut files = Files::new();
     let mut module_names = Vec::new();

@@ -109,10 +109,57 @@ pub fn doc(text: &str) -> Vec<Line> {
     if text.is_empty() {
         return Vec::new();
     }
+    // The list items a line is within, as (marker column, content column): items and their
+    // continuation lines are indented as rustdoc's Markdown reads them (and as clippy's
+    // `doc_lazy_continuation` and `doc_overindented_list_items` expect), nested items at
+    // their parent's content column.
+    let mut items: Vec<(usize, usize)> = Vec::new();
     split_lines(text)
         .iter()
-        .map(|l| Line(comment_text(&no_code_blocks(&l.replace('\t', "    ")))))
+        .map(|l| {
+            let l = l.replace('\t', "    ");
+            let rest = l.trim_start_matches(' ');
+            let lead = l.len() - rest.len();
+            let text = if rest.is_empty() {
+                items.clear();
+                String::new()
+            } else if let Some(marker) = list_marker(rest) {
+                // Leave the items this one is not inside (it starts before their content).
+                while items.last().is_some_and(|&(_, content)| lead < content) {
+                    items.pop();
+                }
+                let indent = match items.last() {
+                    Some(&(_, content)) => content,
+                    None => lead.min(3),
+                };
+                items.push((indent, indent + marker));
+                format!("{}{}", " ".repeat(indent), no_code_blocks(rest))
+            } else if let Some(&(_, content)) = items.last() {
+                format!("{}{}", " ".repeat(content), no_code_blocks(rest))
+            } else {
+                no_code_blocks(&l)
+            };
+            Line(comment_text(&text))
+        })
         .collect()
+}
+
+/// The width of the list marker a line starts with, its space included (`- ` is 2, `10. ` is
+/// 4), as Markdown reads it.
+fn list_marker(rest: &str) -> Option<usize> {
+    let b = rest.as_bytes();
+    let marker = match b.first()? {
+        b'-' | b'*' | b'+' => 1,
+        b'0'..=b'9' => {
+            let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            match b.get(digits) {
+                Some(b'.' | b')') if digits <= 9 => digits + 1,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    (b.get(marker) == Some(&b' ')).then_some(marker + 1)
 }
 
 fn no_code_blocks(line: &str) -> String {
