@@ -54,6 +54,12 @@ cargo build --quiet --release --bin ctxgen
 CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release --bin ctxgen-corpus -- "$corpus" \
   --list tests/corpus-subset.txt --require-all --work target/corpus-subset --report target/corpus-subset.md
 
+echo "== SchemaStore instances (tests/instances-subset.txt): verdicts against the jsonschema crate, agreement, round trips"
+CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --example ctxgen-instances -- \
+  --corpus "$corpus" --list tests/instances-subset.txt --work target/instances-subset \
+  --baseline tests/instances-baseline.txt --require-agreement --require-round-trip \
+  --report target/instances-subset.md --json target/instances-subset.json
+
 echo "== clippy -D warnings on the crates generated from the SchemaStore subset"
 bash tests/corpus-clippy.sh target/corpus-clippy
 

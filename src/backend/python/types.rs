@@ -475,9 +475,8 @@ impl MBuilder<'_> {
         let ir = self.ir;
         match &ir.types[id].kind {
             TypeKind::Union(u) if choice_nodes(ir, id).is_some() => {
+                // Through the runtime: a schema may well define a type named `Tag`.
                 self.typing.insert("Annotated");
-                self.pydantic.insert("Discriminator");
-                self.pydantic.insert("Tag");
                 let members: Vec<String> = u
                     .variants
                     .iter()
@@ -487,10 +486,10 @@ impl MBuilder<'_> {
                             Ty::Nullable(_) => self.ann(&v.ty),
                             t => self.part(t),
                         };
-                        format!("Annotated[{ann}, Tag(\"{i}\")]")
+                        format!("Annotated[{ann}, _rt.Tag(\"{i}\")]")
                     })
                     .collect();
-                let field = format!("Discriminator(_rt.choice(_v._u{id}))");
+                let field = format!("_rt.Discriminator(_rt.choice(_v._u{id}))");
                 let one = format!("Annotated[{}, {field}]", members.join(" | "));
                 if flat || lead + one.chars().count() + tail <= lit::WIDTH {
                     return one;

@@ -16,6 +16,7 @@ from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, Final, NamedTuple, TypeVar
 
+import pydantic
 import regex
 from pydantic import (
     BaseModel,
@@ -493,6 +494,12 @@ def to_json(value: Any) -> Any:
         else:
             into[key] = v
     return out[0]
+
+
+#: pydantic's ``Tag`` and ``Discriminator`` for the generated unions, which name them through
+#: the runtime: a schema may well define a type named ``Tag``.
+Tag = pydantic.Tag
+Discriminator = pydantic.Discriminator
 
 
 def choice(branches: tuple[Validator, ...]) -> Callable[[Any], str | None]:
