@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 /// The draft a document is written in, from its `$schema`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Dialect {
     Draft4,
     Draft6,
@@ -35,6 +35,56 @@ impl Dialect {
     }
 }
 
+/// The validation keywords later drafts added, with the draft that added them: in a document
+/// of an earlier draft they are unknown keywords, which validate nothing (a draft-04 `const`
+/// constrains nothing, as the specification and every conforming validator read it).
+const LATER_KEYWORDS: &[(&str, Dialect)] = &[
+    ("const", Dialect::Draft6),
+    ("contains", Dialect::Draft6),
+    ("propertyNames", Dialect::Draft6),
+    ("if", Dialect::Draft7),
+    ("then", Dialect::Draft7),
+    ("else", Dialect::Draft7),
+    ("dependentRequired", Dialect::Draft2019),
+    ("dependentSchemas", Dialect::Draft2019),
+    ("unevaluatedItems", Dialect::Draft2019),
+    ("unevaluatedProperties", Dialect::Draft2019),
+    ("minContains", Dialect::Draft2019),
+    ("maxContains", Dialect::Draft2019),
+    ("$recursiveRef", Dialect::Draft2019),
+    ("prefixItems", Dialect::Draft2020),
+    ("$dynamicRef", Dialect::Draft2020),
+];
+
+/// Removes, from every subschema of a document of `dialect`, the keywords its draft does not
+/// have ([`LATER_KEYWORDS`]). Iterative; the subschemas are those `walk::children` visits.
+pub fn drop_later_keywords(root: &mut Value, dialect: Dialect) {
+    if dialect == Dialect::Draft2020 {
+        return;
+    }
+    let later: Vec<&str> = LATER_KEYWORDS
+        .iter()
+        .filter(|(_, since)| *since > dialect)
+        .map(|(k, _)| *k)
+        .collect();
+    let mut stack = vec![String::new()];
+    while let Some(at) = stack.pop() {
+        let Some(Value::Object(obj)) = root.pointer_mut(&at) else {
+            continue;
+        };
+        for k in &later {
+            obj.remove(*k);
+        }
+        let here = Value::Object(std::mem::take(obj));
+        super::walk::children(&here, &at, &mut |_, child| stack.push(child));
+        if let Some(Value::Object(obj)) = root.pointer_mut(&at) {
+            if let Value::Object(back) = here {
+                *obj = back;
+            }
+        }
+    }
+}
+
 /// The identifier a schema object declares (`$id`, or `id` in draft-04).
 pub fn id_of(schema: &Value, dialect: Dialect) -> Option<&str> {
     let obj = schema.as_object()?;
@@ -48,4 +98,32 @@ pub fn id_of(schema: &Value, dialect: Dialect) -> Option<&str> {
         return None;
     }
     Some(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn keywords_of_later_drafts_are_dropped_at_every_depth() {
+        let mut doc = json!({
+            "const": 1,
+            "properties": {"a": {"const": "x", "if": {}, "type": "string"}},
+            "items": [{"contains": {}}],
+            "definitions": {"d": {"propertyNames": {"maxLength": 1}, "minimum": 0}}
+        });
+        drop_later_keywords(&mut doc, Dialect::Draft4);
+        assert_eq!(
+            doc,
+            json!({
+                "properties": {"a": {"type": "string"}},
+                "items": [{}],
+                "definitions": {"d": {"minimum": 0}}
+            })
+        );
+        let mut seven = json!({"const": 1, "if": {}, "dependentRequired": {"a": ["b"]}});
+        drop_later_keywords(&mut seven, Dialect::Draft7);
+        assert_eq!(seven, json!({"const": 1, "if": {}}));
+    }
 }

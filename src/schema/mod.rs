@@ -285,6 +285,8 @@ impl SchemaSet {
             ));
         }
         let dialect = Dialect::of(&root);
+        let mut root = root;
+        dialect::drop_later_keywords(&mut root, dialect);
         let id = self.docs.len();
         self.docs.push(Document {
             display,
