@@ -54,6 +54,7 @@ impl Walk<'_> {
                 .as_object()
                 .is_some_and(|m| m.values().any(|x| self.value(inner, x))),
             Ty::Named(id) => self.named(*id, value),
+            Ty::Open(inner, _) => self.value(inner, value),
             _ => false,
         }
     }

@@ -35,7 +35,7 @@ use super::escape;
 use super::{run, Files, Options, GENERATED};
 use crate::error::Result;
 use crate::ir::names::{self, Lang};
-use crate::ir::{Check, Format, Ir, JsonType, NodeId, Ty, TypeId, TypeKind};
+use crate::ir::{Check, Format, Ir, JsonKind, JsonType, NodeId, Ty, TypeId, TypeKind};
 
 pub use lit::translate_pattern;
 
@@ -91,6 +91,7 @@ fn render_reexport(names: &[String], module: &crate::ir::Module, shared: &str) -
             .to_string();
         exported.extend([
             names[id].clone(),
+            format!("dump_{snake}"),
             format!("parse_{snake}"),
             format!("validate_{snake}"),
         ]);
@@ -268,6 +269,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
                 .trim_end_matches('_')
                 .to_string();
             exported.push(names[id].clone());
+            exported.push(format!("dump_{snake}"));
             exported.push(format!("parse_{snake}"));
             exported.push(format!("validate_{snake}"));
             // A type may come from another document than its module's (a `$ref` into a

@@ -1,6 +1,8 @@
 //! Rust backend: IR → template contexts for `templates/rust/`. Type expressions, names and
 //! literals are decided here; the templates only lay them out.
 
+use std::collections::HashSet;
+
 use askama::Template;
 use heck::ToSnakeCase;
 use serde_json::Value;
@@ -21,6 +23,9 @@ pub(crate) struct TypeCtx {
     doc: Vec<Line>,
     node: usize,
     is_alias: bool,
+    /// The schema does not say `type` (`Ty::Open`): `from_json` gives `rt::OrOther<Self>`,
+    /// and the type tells `rt::OrOther` which JSON type it holds.
+    open: bool,
     /// Has JSON of its own: gets `from_json`, `validate`, … (not a newtype variant's payload).
     standalone: bool,
     /// Derive `schemars::JsonSchema` behind the crate's `schemars` feature.
@@ -52,6 +57,31 @@ pub(crate) struct FieldCtx {
     serde: Vec<String>,
     name: String,
     ty: String,
+}
+
+impl FieldCtx {
+    /// The `#[serde(…)]` attribute at `indent`, laid out as rustfmt does: on one line when it
+    /// fits in 100 columns, else one argument a line.
+    pub fn serde_attr(&self, indent: usize) -> String {
+        let one = format!("#[serde({})]", self.serde.join(", "));
+        if indent + one.len() <= 100 {
+            return one;
+        }
+        let pad = " ".repeat(indent + 4);
+        let mut out = String::from("#[serde(\n");
+        for (i, a) in self.serde.iter().enumerate() {
+            out.push_str(&pad);
+            out.push_str(a);
+            out.push_str(if i + 1 < self.serde.len() {
+                ",\n"
+            } else {
+                "\n"
+            });
+        }
+        out.push_str(&" ".repeat(indent));
+        out.push_str(")]");
+        out
+    }
 }
 
 /// An optional field with a schema default: its accessor, and the function that makes the
@@ -406,7 +436,9 @@ impl Ctx<'_> {
     /// [`Self::ty`] of a part `depth` type constructors inside a type expression.
     fn ty_at(&self, ty: &Ty, owner: TypeId, depth: usize) -> String {
         match ty {
-            Ty::Nullable(_) | Ty::Array(_) | Ty::Map(_) if depth == limits::MAX_TYPE_DEPTH => {
+            Ty::Nullable(_) | Ty::Array(_) | Ty::Map(_) | Ty::Open(..)
+                if depth == limits::MAX_TYPE_DEPTH =>
+            {
                 let inner = self.ty_at(ty, owner, 0);
                 self.nested.borrow_mut().alias(inner)
             }
@@ -421,6 +453,7 @@ impl Ctx<'_> {
             Ty::Nullable(t) => format!("Option<{}>", self.ty_at(t, owner, depth + 1)),
             Ty::Array(t) => format!("Vec<{}>", self.ty_at(t, usize::MAX, depth + 1)),
             Ty::Map(t) => format!("BTreeMap<String, {}>", self.ty_at(t, usize::MAX, depth + 1)),
+            Ty::Open(t, _) => format!("rt::OrOther<{}>", self.ty_at(t, owner, depth + 1)),
             Ty::Named(id) => {
                 let name = self.names[*id].clone();
                 if owner != usize::MAX && (self.reaches(*id, owner) || self.deep[*id]) {
@@ -529,25 +562,21 @@ impl Ctx<'_> {
     /// union with such a variant), following aliases: an optional field of it deserializes
     /// through `rt::some`, so that an explicit `null` is not read as an absent field.
     fn holds_null(&self, ty: &Ty) -> bool {
-        let mut ty = ty;
-        for _ in 0..64 {
-            match ty {
-                Ty::Nullable(_) | Ty::Any | Ty::Null => return true,
-                Ty::Named(id) => match &self.ir.types[*id].kind {
-                    TypeKind::Alias(t) if t != ty => ty = t,
-                    TypeKind::Alias(_) => return true,
-                    TypeKind::Union(u) => {
-                        return u
-                            .variants
-                            .iter()
-                            .any(|v| matches!(v.ty, Ty::Nullable(_) | Ty::Any | Ty::Null))
-                    }
-                    _ => return false,
-                },
-                _ => return false,
-            }
+        self.holds_null_seen(ty, &mut HashSet::new())
+    }
+
+    fn holds_null_seen(&self, ty: &Ty, seen: &mut HashSet<TypeId>) -> bool {
+        match ty {
+            Ty::Nullable(_) | Ty::Any | Ty::Null | Ty::Open(..) => true,
+            // A type met again adds nothing (a cycle of aliases reads `null` as nothing does).
+            Ty::Named(id) if !seen.insert(*id) => false,
+            Ty::Named(id) => match &self.ir.types[*id].kind {
+                TypeKind::Alias(t) => self.holds_null_seen(t, seen),
+                TypeKind::Union(u) => u.variants.iter().any(|v| self.holds_null_seen(&v.ty, seen)),
+                _ => false,
+            },
+            _ => false,
         }
-        false
     }
 
     /// Whether the Rust type of `ty` is `Copy` (a number, a `bool`, a string enum).
@@ -690,6 +719,7 @@ impl Ctx<'_> {
             doc: doc_lines(&t.doc),
             node: t.node,
             is_alias,
+            open: t.open.is_some() && !is_alias,
             standalone: !self.payload(id),
             schemars: self.schemars,
             nested: self.nested.borrow_mut().take(),
@@ -747,6 +777,7 @@ impl Ctx<'_> {
             Ty::WideInteger => 16,
             Ty::String | Ty::Literal(_) | Ty::Array(_) | Ty::Map(_) => 24,
             Ty::Nullable(t) => self.size(t, seen) + 8,
+            Ty::Open(t, _) => self.size(t, seen).max(32) + 8,
             Ty::Named(id) if seen.contains(id) || self.deep[*id] || seen.len() > 64 => 8,
             Ty::Named(id) if self.sizes.borrow()[*id].is_some() => {
                 self.sizes.borrow()[*id].unwrap_or(8)

@@ -17,7 +17,7 @@ use super::escape::{self, typescript::Line};
 use super::{run, Files, Options, GENERATED};
 use crate::error::Result;
 use crate::ir::names::{self, Lang};
-use crate::ir::{Check, Ir, JsonType, Ty, TypeId, TypeKind};
+use crate::ir::{Check, Ir, JsonKind, JsonType, Ty, TypeId, TypeKind};
 use layout::{lay, lay_lit, Before, Lit, Slot, TExpr};
 
 /// The print width prettier checks against.
@@ -151,6 +151,15 @@ impl<'a> Ctx<'a> {
             Ty::Array(t) => TExpr::Array(Box::new(self.texpr(t))),
             Ty::Map(t) => TExpr::Map(Box::new(self.texpr(t))),
             Ty::Named(id) => TExpr::atom(self.names[*id].clone()),
+            // The typed value, or any value of another JSON type.
+            Ty::Open(_, JsonKind::String) => TExpr::atom("JsonValue"),
+            Ty::Open(t, kind) => TExpr::union([
+                self.texpr(t),
+                TExpr::atom(match kind {
+                    JsonKind::Object => "NotObject",
+                    _ => "NotArray",
+                }),
+            ]),
         }
     }
 
@@ -229,7 +238,10 @@ impl<'a> Ctx<'a> {
                 t => vec![t],
             };
             for p in parts {
-                if any && *p != Ty::Any && self.is_json(p) {
+                // A deep type stays a member of its own: `tsc` compares it with `JsonValue` a
+                // level at a time and gives up (TS2321) past about a hundred levels, while a
+                // member identical to the property's type is found at once.
+                if any && *p != Ty::Any && self.is_json(p) && nesting(p) < SHALLOW {
                     continue;
                 }
                 members.push(self.texpr(p));
@@ -282,7 +294,6 @@ impl<'a> Ctx<'a> {
         let mut types = Vec::new();
         let mut referenced = BTreeSet::new();
         let mut nodes = BTreeSet::new();
-        let mut uses_json_value = false;
         let mut runtime: BTreeSet<&'static str> = ["ValidationError"].into_iter().collect();
         let mut runtime_types: BTreeSet<&'static str> = ["Violation"].into_iter().collect();
         for &id in &module.types {
@@ -295,7 +306,7 @@ impl<'a> Ctx<'a> {
                     for f in &s.fields {
                         self.named_in(&f.ty, &mut referenced);
                         let ty = self.texpr(&f.ty);
-                        uses_json_value |= ty.flat().contains("JsonValue");
+                        runtime_names(&ty, &mut runtime_types);
                         let key = prop_key(&names::field_name(Lang::TypeScript, &f.wire));
                         let q = if f.required { "" } else { "?" };
                         fields.push(FieldView {
@@ -306,7 +317,7 @@ impl<'a> Ctx<'a> {
                     let index = s.extra.as_ref().map(|e| {
                         self.named_in(e, &mut referenced);
                         let ty = self.index_type(e, &s.fields);
-                        uses_json_value |= ty.flat().contains("JsonValue");
+                        runtime_names(&ty, &mut runtime_types);
                         lay(&ty, Slot::Index, "  [key: string]: ", 2, ";")
                     });
                     Kind::Interface { fields, index }
@@ -331,7 +342,7 @@ impl<'a> Ctx<'a> {
                         members.push(self.texpr(&v.ty));
                     }
                     let ty = TExpr::union(members);
-                    uses_json_value |= ty.flat().contains("JsonValue");
+                    runtime_names(&ty, &mut runtime_types);
                     Kind::Alias {
                         lines: lay(&ty, Slot::Alias, &format!("export type {name} = "), 0, ";"),
                     }
@@ -340,7 +351,7 @@ impl<'a> Ctx<'a> {
                     self.named_in(t, &mut referenced);
                     referenced.remove(&id);
                     let ty = self.alias_target(id, t);
-                    uses_json_value |= ty.flat().contains("JsonValue");
+                    runtime_names(&ty, &mut runtime_types);
                     Kind::Alias {
                         lines: lay(&ty, Slot::Alias, &format!("export type {name} = "), 0, ";"),
                     }
@@ -360,11 +371,19 @@ impl<'a> Ctx<'a> {
                     &format!("export function {prefix}{name}(value: unknown): {ret} {{"),
                 )
             };
+            // A type of a schema without `type`: its valid values include every non-object.
+            let parsed = if def.open.is_some() {
+                runtime_types.insert("NotObject");
+                format!("{name} | NotObject")
+            } else {
+                name.clone()
+            };
             types.push(TypeView {
                 doc: def.doc.as_deref().map(doc_text),
                 validate_break: sig("validate", "Violation[]"),
-                is_break: sig("is", &format!("value is {name}")),
-                parse_break: sig("parse", &name),
+                is_break: sig("is", &format!("value is {parsed}")),
+                parse_break: sig("parse", &parsed),
+                parsed,
                 throw_arg_break: !fits(6, &format!("validate{name}(value),")),
                 throw_break: !fits(
                     4,
@@ -405,9 +424,6 @@ impl<'a> Ctx<'a> {
                     .or_default()
                     .insert(self.names[id].clone());
             }
-        }
-        if uses_json_value {
-            runtime_types.insert("JsonValue");
         }
         for f in types.iter().filter_map(|t| t.fill.as_ref()) {
             for f in &f.fields {
@@ -621,6 +637,8 @@ impl<'a> Ctx<'a> {
             (Ty::Map(t), Value::Object(o)) => {
                 !o.contains_key("__proto__") && o.values().all(|x| self.holds(t, x, d))
             }
+            (Ty::Open(t, kind), v) if kind.holds(v) => self.holds(t, v, d),
+            (Ty::Open(..), v) => self.holds(&Ty::Any, v, d),
             (Ty::Named(id), v) => match &self.ir.types[*id].kind {
                 TypeKind::Enum(values) => v.as_str().is_some_and(|s| values.iter().any(|x| x == s)),
                 // Written as the union of its node's JSON types (see `alias_target`).
@@ -894,6 +912,8 @@ struct TypeView {
     validate_break: bool,
     is_break: bool,
     parse_break: bool,
+    /// The type `parseX` returns: the name, or `X | NotObject` for a schema without `type`.
+    parsed: String,
     throw_break: bool,
     throw_arg_break: bool,
 }
@@ -947,8 +967,32 @@ struct FillField {
 /// The named types a type expression holds (every other part is assignable to `JsonValue`).
 fn named_in_ty(t: &Ty, named: &mut Vec<TypeId>) {
     match t {
-        Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => named_in_ty(t, named),
+        Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) | Ty::Open(t, _) => named_in_ty(t, named),
         Ty::Named(id) => named.push(*id),
         _ => {}
     }
+}
+
+/// The runtime's JSON types that a type expression names, for the module's imports.
+fn runtime_names(ty: &TExpr, out: &mut BTreeSet<&'static str>) {
+    for name in ["JsonValue", "NotObject", "NotArray"] {
+        if ty.has_atom(name) {
+            out.insert(name);
+        }
+    }
+}
+
+/// Type constructors a property's type may nest before an index signature names it as a member
+/// of its own rather than leaving it to `JsonValue` (see `index_type`).
+const SHALLOW: usize = 16;
+
+/// How many arrays, maps, nullables and open types nest in a type expression.
+fn nesting(t: &Ty) -> usize {
+    let mut n = 0;
+    let mut t = t;
+    while let Ty::Nullable(inner) | Ty::Array(inner) | Ty::Map(inner) | Ty::Open(inner, _) = t {
+        n += 1;
+        t = inner;
+    }
+    n
 }

@@ -43,6 +43,7 @@ fn show(ty: &Ty, keys: &[String]) -> String {
         Ty::Array(t) => format!("[{}]", show(t, keys)),
         Ty::Map(t) => format!("{{{}}}", show(t, keys)),
         Ty::Named(id) => keys.get(*id).cloned().unwrap_or_default(),
+        Ty::Open(t, kind) => format!("{}|non-{}", show(t, keys), kind.name()),
     }
 }
 
@@ -53,6 +54,7 @@ fn show_in(ty: &Ty, names: &[String]) -> String {
         Ty::Nullable(t) => format!("{} | null", show_in(t, names)),
         Ty::Array(t) => format!("{}[]", show_in(t, names)),
         Ty::Map(t) => format!("map of {}", show_in(t, names)),
+        Ty::Open(t, kind) => format!("{} or any non-{} value", show_in(t, names), kind.name()),
         other => show(other, &[]),
     }
 }

@@ -130,6 +130,8 @@ impl<'a> Eval<'a> {
             (Ty::Literal(l), Value::String(s)) => Step::Done(l == s),
             (Ty::Array(t), Value::Array(items)) => all(items.iter().map(|i| (&**t, i)).collect()),
             (Ty::Map(t), Value::Object(m)) => all(m.values().map(|i| (&**t, i)).collect()),
+            (Ty::Open(t, kind), v) if kind.holds(v) => all(vec![(&**t, v)]),
+            (Ty::Open(..), _) => Step::Done(true),
             (Ty::Named(id), v) => {
                 let key = (*id, v as *const Value as usize);
                 if self.on_path.contains(&key) {
@@ -200,6 +202,7 @@ mod tests {
             kind,
             annotations: Vec::new(),
             variant_of: None,
+            open: None,
         }
     }
 

@@ -15,7 +15,9 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 pub use checks::{Check, Format, JsonType, Node, NodeId, Pattern, PatternId, Program};
-pub use model::{Field, Ir, Module, Struct, Ty, TypeDef, TypeId, TypeKind, Union, Variant};
+pub use model::{
+    Field, Ir, JsonKind, Module, Struct, Ty, TypeDef, TypeId, TypeKind, Union, Variant,
+};
 
 use crate::error::{Diagnostic, Result, Severity};
 use crate::schema::{pointer, Loc, SchemaSet};

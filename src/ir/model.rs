@@ -31,12 +31,45 @@ pub enum Ty {
     /// An object used as a map from names to values.
     Map(Box<Ty>),
     Named(TypeId),
+    /// The value of a schema that does not pin the JSON type (no `type`, `enum` or `const`)
+    /// but whose keywords apply to one type (`properties`, `items`, `pattern`): an instance of
+    /// `kind` has the inner type, and every other JSON value is valid as it is.
+    Open(Box<Ty>, JsonKind),
+}
+
+/// The JSON type that the keywords of an [`Ty::Open`] schema apply to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JsonKind {
+    Object,
+    Array,
+    String,
+}
+
+impl JsonKind {
+    /// The JSON Schema name of the type.
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonKind::Object => "object",
+            JsonKind::Array => "array",
+            JsonKind::String => "string",
+        }
+    }
+
+    /// Whether a JSON value is of this type.
+    pub fn holds(self, v: &Value) -> bool {
+        match self {
+            JsonKind::Object => v.is_object(),
+            JsonKind::Array => v.is_array(),
+            JsonKind::String => v.is_string(),
+        }
+    }
 }
 
 impl Ty {
     pub fn nullable(self) -> Ty {
         match self {
-            Ty::Nullable(_) | Ty::Null | Ty::Any => self,
+            // Any other JSON value, `null` among them, is an open type's other value.
+            Ty::Nullable(_) | Ty::Null | Ty::Any | Ty::Open(..) => self,
             other => Ty::Nullable(Box::new(other)),
         }
     }
@@ -45,7 +78,7 @@ impl Ty {
     pub fn visit(&self, f: &mut dyn FnMut(&Ty)) {
         f(self);
         match self {
-            Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => t.visit(f),
+            Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) | Ty::Open(t, _) => t.visit(f),
             _ => {}
         }
     }
@@ -68,6 +101,10 @@ pub struct TypeDef {
     /// than found at a schema location of its own; a language that writes such variants inline
     /// need not emit it.
     pub variant_of: Option<TypeId>,
+    /// Set when the type's schema does not pin the JSON type (see [`Ty::Open`]): the type
+    /// describes the instances of this kind, and the schema's typed value is
+    /// `Ty::Open(Named(this), kind)`.
+    pub open: Option<JsonKind>,
 }
 
 #[derive(Debug, Clone)]

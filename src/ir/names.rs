@@ -104,6 +104,8 @@ const TS_RESERVED: &[&str] = &[
     "Violation",
     "ValidationError",
     "JsonValue",
+    "NotObject",
+    "NotArray",
     "Reporter",
     "Location",
     "HelperError",

@@ -7,10 +7,13 @@ use serde_json::{Map, Value};
 
 use super::compile::Compiler;
 use super::fits::fits;
-use super::model::{Field, Module, Struct, Ty, TypeDef, TypeId, TypeKind, Union, Variant};
+use super::model::{
+    Field, JsonKind, Module, Struct, Ty, TypeDef, TypeId, TypeKind, Union, Variant,
+};
 use crate::error::{Diagnostic, Error, Result, Severity};
 use crate::schema::{pointer, Loc};
 
+mod pinned;
 mod props;
 mod shape;
 mod variants;
@@ -25,6 +28,8 @@ pub struct TypeBuilder<'c, 's> {
     followed: HashMap<Loc, Loc>,
     /// The properties collected at each location (see `collect_props`).
     collected: HashMap<Loc, std::rc::Rc<props::Collected>>,
+    /// Whether each location pins the JSON type (see `pinned`).
+    pinned: HashMap<Loc, bool>,
     pub diagnostics: Vec<Diagnostic>,
     depth: usize,
     /// How many type bodies are being built, one inside another.
@@ -63,6 +68,7 @@ impl<'c, 's> TypeBuilder<'c, 's> {
             shapes: HashMap::new(),
             followed: HashMap::new(),
             collected: HashMap::new(),
+            pinned: HashMap::new(),
             diagnostics: Vec::new(),
             depth: 0,
             defining: 0,
@@ -93,6 +99,10 @@ impl<'c, 's> TypeBuilder<'c, 's> {
         let id = self.types.len();
         let node = self.comp.node(loc.clone());
         let (doc, annotations) = self.doc_and_annotations(loc);
+        // An object type of a schema that does not say `type` (set now: a reference to the
+        // type can be met before its body is built).
+        let open = matches!(self.shape(loc), Ok(Shape::Object) if !self.pinned(loc))
+            .then_some(JsonKind::Object);
         self.types.push(TypeDef {
             raw_name,
             module,
@@ -102,6 +112,7 @@ impl<'c, 's> TypeBuilder<'c, 's> {
             kind: TypeKind::Alias(Ty::Any),
             annotations,
             variant_of: None,
+            open,
         });
         self.named.insert(loc.clone(), id);
         self.modules[module].types.push(id);
@@ -191,7 +202,8 @@ impl TypeBuilder<'_, '_> {
     /// called `hint`.
     pub fn ty_at(&mut self, loc: &Loc, hint: &str, module: usize, allow_named: bool) -> Result<Ty> {
         if let Some(id) = self.named.get(loc) {
-            return Ok(Ty::Named(*id));
+            let id = *id;
+            return Ok(self.open_unless_pinned(loc, Ty::Named(id)));
         }
         self.depth += 1;
         if self.depth > 200 {
@@ -218,6 +230,7 @@ impl TypeBuilder<'_, '_> {
             });
         let ty = match shape {
             Shape::Any => Ty::Any,
+            Shape::Scalar(Ty::String) => self.open_unless_pinned(loc, Ty::String),
             Shape::Scalar(t) => t,
             Shape::Ref(target) => {
                 // Every `$ref` target gets a named type before its body is built, so recursion
@@ -231,18 +244,25 @@ impl TypeBuilder<'_, '_> {
                         id
                     }
                 };
+                let ty = self.open_unless_pinned(loc, Ty::Named(id));
                 let ty = if self.admits_null(&target)
                     && !matches!(self.shape(&target)?, Shape::Types(_))
                 {
-                    Ty::Named(id).nullable()
+                    ty.nullable()
                 } else {
-                    Ty::Named(id)
+                    ty
                 };
                 return Ok(if nullable { ty.nullable() } else { ty });
             }
             Shape::Types(_) => self.named_ty(loc, hint, module, allow_named)?,
-            Shape::Array => self.array_ty(loc, hint, module)?,
-            Shape::Object => self.object_ty(loc, hint, module, allow_named)?,
+            Shape::Array => {
+                let ty = self.array_ty(loc, hint, module)?;
+                self.open_unless_pinned(loc, ty)
+            }
+            Shape::Object => {
+                let ty = self.object_ty(loc, hint, module, allow_named)?;
+                self.open_unless_pinned(loc, ty)
+            }
             Shape::StringEnum(_, enum_nullable) => {
                 let t = self.named_ty(loc, hint, module, allow_named)?;
                 if enum_nullable {
@@ -637,5 +657,6 @@ fn ty_word(t: &Ty) -> &'static str {
         Ty::Array(_) => "array",
         Ty::Map(_) => "map",
         Ty::Named(_) => "named",
+        Ty::Open(t, _) => ty_word(t),
     }
 }

@@ -85,6 +85,98 @@ pub fn drop_later_keywords(root: &mut Value, dialect: Dialect) {
     }
 }
 
+/// The keywords that constrain an instance: beside a `$ref` in drafts 4 to 7 they are ignored
+/// ("all other properties in a `$ref` object MUST be ignored"), as the validators ignore them.
+const CONSTRAINING: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "nullable",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "dependencies",
+    "items",
+    "additionalItems",
+    "contains",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+];
+
+/// In a document of a draft where `$ref` overrides its siblings (4, 6, 7), removes the
+/// constraining keywords beside every `$ref`, so that the types read the schema as the
+/// validators do (`{"$ref": "#/definitions/a", "type": "object"}` is exactly `a`). A sibling
+/// that a `$ref` of the document points into stays (its subschemas are schemas of their own).
+pub fn drop_ref_siblings(root: &mut Value, dialect: Dialect) {
+    if !dialect.ref_overrides_siblings() {
+        return;
+    }
+    let mut targets: std::collections::BTreeSet<String> = Default::default();
+    let mut stack = vec![&*root];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) => {
+                if let Some(Value::String(r)) = o.get("$ref") {
+                    if let Some(p) = r.strip_prefix('#') {
+                        targets.insert(p.to_string());
+                    }
+                }
+                stack.extend(o.values());
+            }
+            Value::Array(a) => stack.extend(a.iter()),
+            _ => {}
+        }
+    }
+    let mut stack = vec![String::new()];
+    while let Some(at) = stack.pop() {
+        let Some(Value::Object(obj)) = root.pointer_mut(&at) else {
+            continue;
+        };
+        if obj.get("$ref").is_some_and(Value::is_string) {
+            for k in CONSTRAINING {
+                let under = super::pointer::push(&at, k);
+                let inside = format!("{under}/");
+                let pointed_into = targets.contains(&under)
+                    || targets
+                        .range(inside.clone()..)
+                        .next()
+                        .is_some_and(|t| t.starts_with(&inside));
+                if !pointed_into {
+                    obj.remove(*k);
+                }
+            }
+        }
+        let here = Value::Object(std::mem::take(obj));
+        super::walk::children(&here, &at, &mut |_, child| stack.push(child));
+        if let Some(Value::Object(obj)) = root.pointer_mut(&at) {
+            if let Value::Object(back) = here {
+                *obj = back;
+            }
+        }
+    }
+}
+
 /// The identifier a schema object declares (`$id`, or `id` in draft-04).
 pub fn id_of(schema: &Value, dialect: Dialect) -> Option<&str> {
     let obj = schema.as_object()?;
@@ -125,5 +217,29 @@ mod tests {
         let mut seven = json!({"const": 1, "if": {}, "dependentRequired": {"a": ["b"]}});
         drop_later_keywords(&mut seven, Dialect::Draft7);
         assert_eq!(seven, json!({"const": 1, "if": {}}));
+    }
+
+    #[test]
+    fn constraints_beside_a_ref_are_dropped_before_draft_2019() {
+        let doc = json!({
+            "$ref": "#/definitions/a",
+            "type": "object",
+            "description": "kept",
+            "definitions": {
+                "a": {"type": "string"},
+                "b": {"$ref": "#/definitions/a", "properties": {"x": {}}, "items": {}}
+            },
+            "c": {"$ref": "#/definitions/b/properties/x"}
+        });
+        let mut seven = doc.clone();
+        drop_ref_siblings(&mut seven, Dialect::Draft7);
+        assert_eq!(seven["type"], Value::Null);
+        assert_eq!(seven["description"], "kept");
+        // Pointed into by a `$ref`: kept.
+        assert_eq!(seven["definitions"]["b"]["properties"], json!({"x": {}}));
+        assert_eq!(seven["definitions"]["b"]["items"], Value::Null);
+        let mut later = doc.clone();
+        drop_ref_siblings(&mut later, Dialect::Draft2019);
+        assert_eq!(later, doc);
     }
 }

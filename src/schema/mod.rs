@@ -287,6 +287,7 @@ impl SchemaSet {
         let dialect = Dialect::of(&root);
         let mut root = root;
         dialect::drop_later_keywords(&mut root, dialect);
+        dialect::drop_ref_siblings(&mut root, dialect);
         let id = self.docs.len();
         self.docs.push(Document {
             display,

@@ -285,6 +285,94 @@ where
     T::deserialize(deserializer).map(Some)
 }
 
+/// The value of a schema that does not say `type` but whose keywords apply to one JSON type
+/// (`properties`, `items`, `pattern`): such a schema accepts every value of the other types as
+/// it is. A value of the type the keywords describe is `Typed`; any other valid value (a string
+/// where the keywords describe an object, `null`, …) is `Other`, and serializes back unchanged.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum OrOther<T> {
+    Typed(T),
+    Other(Value),
+}
+
+impl<T> OrOther<T> {
+    /// The typed value, if the value is of the type the schema's keywords describe.
+    pub fn typed(&self) -> Option<&T> {
+        match self {
+            OrOther::Typed(t) => Some(t),
+            OrOther::Other(_) => None,
+        }
+    }
+
+    /// The value, if it is of another JSON type.
+    pub fn other(&self) -> Option<&Value> {
+        match self {
+            OrOther::Typed(_) => None,
+            OrOther::Other(v) => Some(v),
+        }
+    }
+
+    /// The typed value, if there is one.
+    pub fn into_typed(self) -> Option<T> {
+        match self {
+            OrOther::Typed(t) => Some(t),
+            OrOther::Other(_) => None,
+        }
+    }
+}
+
+impl<T> From<T> for OrOther<T> {
+    fn from(t: T) -> Self {
+        OrOther::Typed(t)
+    }
+}
+
+impl<T: Default> Default for OrOther<T> {
+    fn default() -> Self {
+        OrOther::Typed(T::default())
+    }
+}
+
+impl<'de, T: JsonKind + DeserializeOwned> Deserialize<'de> for OrOther<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        let typed = match T::KIND {
+            Type::Object => value.is_object(),
+            Type::Array => value.is_array(),
+            Type::String => value.is_string(),
+            _ => false,
+        };
+        if typed {
+            serde_json::from_value(value).map(OrOther::Typed).map_err(serde::de::Error::custom)
+        } else {
+            Ok(OrOther::Other(value))
+        }
+    }
+}
+
+/// The JSON type a Rust type holds, for [`OrOther`].
+pub trait JsonKind {
+    const KIND: Type;
+}
+
+impl JsonKind for String {
+    const KIND: Type = Type::String;
+}
+
+impl<T> JsonKind for Vec<T> {
+    const KIND: Type = Type::Array;
+}
+
+impl<T> JsonKind for std::collections::BTreeMap<String, T> {
+    const KIND: Type = Type::Object;
+}
+
+impl<T: JsonKind> JsonKind for Box<T> {
+    const KIND: Type = T::KIND;
+}
+
 /// A JSON integer of any size, as JSON Schema's `integer` admits: an `i64`, a `u64`, or an
 /// integral double beyond them (`1e300`), kept as written so that it serializes back the same.
 /// The generated types use it where the schema does not bound an integer to 64 bits.

@@ -11,6 +11,20 @@ export type JsonValue =
   | JsonValue[]
   | { [key: string]: JsonValue };
 
+/**
+ * A valid value of a schema without `type` whose keywords describe objects (`properties`),
+ * when it is not an object: such a schema accepts every other JSON value as it is.
+ */
+export type NotObject = null | boolean | number | string | JsonValue[];
+
+/** The same for a schema whose keywords describe arrays (`items`). */
+export type NotArray =
+  | null
+  | boolean
+  | number
+  | string
+  | { [key: string]: JsonValue };
+
 /** A JSON object as the validators see it. */
 export type JsonObject = { [key: string]: unknown };
 

@@ -24,6 +24,11 @@ pub(super) fn shared_models(ir: &Ir) -> Vec<TypeId> {
                 out.push('{');
                 key(t, class, ir, out)
             }
+            Ty::Open(t, kind) => {
+                out.push_str(kind.name());
+                out.push('|');
+                key(t, class, ir, out)
+            }
             Ty::Named(n) if matches!(ir.types[*n].kind, TypeKind::Struct(_)) => {
                 out.push_str(&format!("S{}", class[*n]))
             }
@@ -419,7 +424,9 @@ impl Deferral {
     /// part that would reach `MAX_EAGER_LEVELS` deferred (counting one).
     pub(super) fn ty_cost(&self, ir: &Ir, owner: TypeId, ty: &Ty) -> usize {
         match ty {
-            Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) => 1 + self.capped(ir, owner, t),
+            Ty::Nullable(t) | Ty::Array(t) | Ty::Map(t) | Ty::Open(t, _) => {
+                1 + self.capped(ir, owner, t)
+            }
             Ty::Named(id) if self.cycle(ir, owner, *id) => 1,
             Ty::Named(id) => 1 + self.cost[*id],
             _ => 1,

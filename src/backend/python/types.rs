@@ -47,6 +47,9 @@ pub struct PyEntry {
     pub validate_params: String,
     /// The arguments of `_rt.build`, laid out.
     pub build_args: String,
+    /// The schema does not say `type` (`Ty::Open`): a valid value that is not an object is
+    /// returned as it is.
+    pub open: bool,
     /// The parameter list of `dump_x`, laid out.
     pub dump_params: String,
 }
@@ -107,6 +110,8 @@ pub(super) fn default_fits(ir: &Ir, ty: &Ty, v: &Value, depth: usize) -> bool {
         (Ty::Literal(l), Value::String(s)) => l == s,
         (Ty::Array(t), Value::Array(items)) => items.iter().all(|i| default_fits(ir, t, i, depth)),
         (Ty::Map(t), Value::Object(m)) => m.values().all(|i| default_fits(ir, t, i, depth)),
+        (Ty::Open(t, kind), v) if kind.holds(v) => default_fits(ir, t, v, depth),
+        (Ty::Open(..), _) => true,
         (Ty::Named(id), v) if depth < 16 => match &ir.types[*id].kind {
             TypeKind::Enum(values) => v.as_str().is_some_and(|s| values.iter().any(|x| x == s)),
             TypeKind::Alias(_) => default_fits(ir, &alias_ty(ir, *id), v, depth + 1),
@@ -192,6 +197,18 @@ impl<'a> MBuilder<'a> {
                 format!("Annotated[{name}, _rt.HOP]")
             }
             Ty::Named(id) => self.named(*id),
+            Ty::Open(_, JsonKind::String) => {
+                self.typing.insert("Any");
+                "Any".into()
+            }
+            // Unambiguous for pydantic: no member of the other part accepts the kind.
+            Ty::Open(t, kind) => {
+                let other = match kind {
+                    JsonKind::Object => "_rt.NotObject",
+                    _ => "_rt.NotArray",
+                };
+                format!("{} | {other}", self.part(t))
+            }
         }
     }
 
@@ -750,7 +767,13 @@ pub(super) fn render_module(
             &AnnShape::Sub("TypeAdapter", vec![name.clone()]),
             Some(&rhs),
         );
-        let sig = format!("def parse_{snake}(data: Any) -> {name}:");
+        let open = model && t.open == Some(JsonKind::Object);
+        let ret = if open {
+            format!("{name} | _rt.NotObject")
+        } else {
+            name.clone()
+        };
+        let sig = format!("def parse_{snake}(data: Any) -> {ret}:");
         let params = |sig: String| {
             if sig.len() <= lit::WIDTH {
                 "(data: Any)".to_string()
@@ -761,18 +784,18 @@ pub(super) fn render_module(
         let parse_params = params(sig);
         // `) -> Name:` too long for its line: the annotation in parentheses.
         let parse_returns = if parse_params.contains('\n')
-            && 5 + name.len() + 1 > lit::WIDTH
-            && 4 + name.len() <= lit::WIDTH
+            && 5 + ret.len() + 1 > lit::WIDTH
+            && 4 + ret.len() <= lit::WIDTH
         {
-            format!("(\n    {name}\n)")
+            format!("(\n    {ret}\n)")
         } else {
-            name.clone()
+            ret.clone()
         };
-        let dump_sig = format!("def dump_{snake}(value: {name}) -> Any:");
+        let dump_sig = format!("def dump_{snake}(value: {ret}) -> Any:");
         let dump_params = if dump_sig.len() <= lit::WIDTH {
-            format!("(value: {name})")
+            format!("(value: {ret})")
         } else {
-            format!("(\n    value: {name},\n)")
+            format!("(\n    value: {ret},\n)")
         };
         let validate_params = params(format!(
             "def validate_{snake}(data: Any) -> list[Violation]:"
@@ -786,6 +809,7 @@ pub(super) fn render_module(
             dump_params,
             parse_returns,
             validate_params,
+            open,
             name,
             snake,
             node: t.node,

@@ -60,6 +60,15 @@ impl TExpr {
         }
     }
 
+    /// Whether the expression names `atom` (as a whole name, anywhere inside).
+    pub fn has_atom(&self, atom: &str) -> bool {
+        match self {
+            TExpr::Atom(s) => s == atom,
+            TExpr::Union(ms) => ms.iter().any(|m| m.has_atom(atom)),
+            TExpr::Array(t) | TExpr::Map(t) => t.has_atom(atom),
+        }
+    }
+
     /// The expression on one line.
     pub fn flat(&self) -> String {
         match self {

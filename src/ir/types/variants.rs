@@ -490,6 +490,7 @@ impl TypeBuilder<'_, '_> {
             kind,
             annotations: Vec::new(),
             variant_of: None,
+            open: None,
         });
         self.modules[module].types.push(id);
         id

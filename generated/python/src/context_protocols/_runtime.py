@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
-from typing import Annotated, Any, Final, NamedTuple, TypeVar
+from typing import Annotated, Any, Final, NamedTuple, TypeVar, cast
 
 import pydantic
 import regex
@@ -401,15 +401,31 @@ def _dump(value: Any) -> Any:
     return value
 
 
+def _by_name(context: Any) -> bool | None:
+    """Whether members are read by field name as well as by property name: not when parsing
+    JSON (``parse_x``), where a member named like a field but not like its property (a
+    ``simple_config_update`` beside a ``simpleConfigUpdate`` property) is an undeclared member
+    of its own; models built in code take field names as usual."""
+    return False if context is VALIDATED else None
+
+
 def build(model: type[M], data: Any) -> M:
     """Builds a model from data the validator accepted."""
-    return _built(lambda: model.model_validate(data, context=VALIDATED), data)
+    return _built(
+        lambda: model.model_validate(
+            data, context=VALIDATED, by_alias=True, by_name=False
+        ),
+        data,
+    )
 
 
 def adapt(adapter: TypeAdapter[T], data: Any) -> T:
     """Builds a value of a non-model type from data the validator accepted."""
     return _built(
-        lambda: adapter.validate_python(data, strict=True, context=VALIDATED), data
+        lambda: adapter.validate_python(
+            data, strict=True, context=VALIDATED, by_alias=True, by_name=False
+        ),
+        data,
     )
 
 
@@ -471,9 +487,19 @@ def to_json(value: Any) -> Any:
         v, into, key = stack.pop()
         if isinstance(v, BaseModel):
             names = _wire_names(type(v))
+            declared = type(v).model_fields
+            extra = v.model_extra or {}
             obj: dict[str, Any] = {}
             into[key] = obj
             for name in v.model_fields_set:
+                # pydantic counts undeclared members as set fields: they are in
+                # ``model_extra``. An undeclared member named like a field whose property
+                # has another name leaves it unknown whether that field was set as well:
+                # it counts when it holds something other than its default.
+                if name not in declared or (
+                    name in extra and getattr(v, name) == declared[name].default
+                ):
+                    continue
                 wire = names.get(name, name)
                 obj[wire] = None
                 stack.append((getattr(v, name), obj, wire))
@@ -500,6 +526,19 @@ def to_json(value: Any) -> Any:
 #: the runtime: a schema may well define a type named ``Tag``.
 Tag = pydantic.Tag
 Discriminator = pydantic.Discriminator
+
+#: A valid value of a schema without ``type`` whose keywords describe objects (``properties``),
+#: when it is not an object: such a schema accepts every other JSON value as it is. No member
+#: accepts an object, so pydantic decodes ``T | NotObject`` unambiguously.
+NotObject = str | int | float | bool | list[Any] | None
+#: The same for a schema whose keywords describe arrays (``items``).
+NotArray = str | int | float | bool | dict[str, Any] | None
+
+
+def not_object(data: Any) -> NotObject:
+    """``data``, a valid value of a schema without ``type`` that is not an object (what
+    ``parse_x`` returns for it: the schema does not describe it further)."""
+    return cast(NotObject, data)
 
 
 def choice(branches: tuple[Validator, ...]) -> Callable[[Any], str | None]:
@@ -538,7 +577,9 @@ class _Deferred:
                 model = isinstance(source, type) and issubclass(source, BaseModel)
                 config = None if model else ADAPTER_CONFIG
                 built.append(TypeAdapter(source, config=config))
-            return built[0].validate_python(value, strict=True, context=info.context)
+            return built[0].validate_python(
+                value, strict=True, context=info.context, by_name=_by_name(info.context)
+            )
 
         return core_schema.with_info_plain_validator_function(validate)
 
@@ -584,7 +625,10 @@ class _Hop:
                         TypeAdapter(source, config=None if model else ADAPTER_CONFIG)
                     )
                 return built[0].validate_python(
-                    value, strict=True, context=info.context
+                    value,
+                    strict=True,
+                    context=info.context,
+                    by_name=_by_name(info.context),
                 )
             finally:
                 _hops.reset(token)
