@@ -151,3 +151,21 @@ fn adding_an_unrelated_file_or_definition_renames_nothing() {
     assert_eq!(before[0].1, before[1].1);
     assert_eq!(before[0].1, before[2].1);
 }
+
+#[test]
+fn x_name_names_a_type_in_every_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shop.json");
+    std::fs::write(
+        &path,
+        r##"{"type": "object", "x-name": "storefront", "properties": {
+              "buyer": {"type": "object", "x-name": "customer record", "properties": {"id": {"type": "string"}}},
+              "kind": {"enum": ["a", "b"], "x-name": "Order kind"}}}"##,
+    )
+    .unwrap();
+    for (lang, names) in render(vec![path]) {
+        for expected in ["Storefront", "CustomerRecord", "OrderKind"] {
+            assert!(names.contains(expected), "{lang:?}: {names:?}");
+        }
+    }
+}

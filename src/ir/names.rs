@@ -352,6 +352,10 @@ const OWN_MODULES: &[&str] = &[
     "re",
     "enum",
     "py",
+    // Tool attribute namespaces: a module `rustfmt` shadows `#[rustfmt::skip]`.
+    "rustfmt",
+    "clippy",
+    "rt",
 ];
 
 /// A module name: ASCII snake_case for Rust and Python, ASCII kebab-case file names for
@@ -630,6 +634,9 @@ mod tests {
         assert_eq!(rust[5], "e");
         assert_eq!(rust[7], "init_schema");
         assert_eq!(rust[8], "m1st");
+        // A module named like a tool attribute namespace would shadow `#[rustfmt::skip]`.
+        assert_eq!(module_name(Lang::Rust, "rustfmt"), "rustfmt_schema");
+        assert_eq!(module_name(Lang::Rust, "clippy"), "clippy_schema");
         assert_eq!(
             module_names(Lang::TypeScript, &forward)[6],
             "validators-schema"

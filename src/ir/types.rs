@@ -97,6 +97,11 @@ impl<'c, 's> TypeBuilder<'c, 's> {
             return *id;
         }
         let id = self.types.len();
+        // The schema's own choice of name (`"x-name": "Order"`), in each language's case.
+        let raw_name = match self.obj(loc).and_then(|o| o.get("x-name")) {
+            Some(Value::String(n)) if n.chars().any(char::is_alphanumeric) => n.clone(),
+            _ => raw_name,
+        };
         let node = self.comp.node(loc.clone());
         let (doc, annotations) = self.doc_and_annotations(loc);
         // An object type of a schema that does not say `type` (set now: a reference to the
