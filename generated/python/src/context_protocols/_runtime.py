@@ -346,7 +346,7 @@ def check_model(
     if isinstance(info.context, dict) and info.context.get("ctxgen_validated"):
         return data
     if isinstance(data, dict):
-        wire = _wire_names(model)
+        wire = _renamed_fields(model)
         if any(k in wire for k in data):
             data = {wire.get(k, k): v for k, v in data.items()}
     check(validator, _as_json(data))
@@ -354,19 +354,30 @@ def check_model(
 
 
 _WIRE_NAMES: dict[type[BaseModel], dict[str, str]] = {}
+_RENAMED: dict[type[BaseModel], dict[str, str]] = {}
+
+
+def _renamed_fields(model: type[BaseModel]) -> dict[str, str]:
+    """``_wire_names`` without the Python names that are also property names: a member
+    ``build_dependencies`` of data given to a model is that property, not the field of that
+    name."""
+    names = _RENAMED.get(model)
+    if names is None:
+        aliases = {f.alias for f in model.model_fields.values()}
+        names = {k: a for k, a in _wire_names(model).items() if k not in aliases}
+        _RENAMED[model] = names
+    return names
 
 
 def _wire_names(model: type[BaseModel]) -> dict[str, str]:
-    """The property name of each field whose Python name differs from it (and is no
-    property's name itself)."""
+    """The property name of each field whose Python name differs from it (a field
+    ``build_dependencies`` of ``build-dependencies`` beside a field ``build_dependencies_2``
+    of ``build_dependencies``)."""
     names = _WIRE_NAMES.get(model)
     if names is None:
         fields = model.model_fields
-        aliases = {f.alias for f in fields.values()}
         names = {
-            k: f.alias
-            for k, f in fields.items()
-            if f.alias is not None and f.alias != k and k not in aliases
+            k: f.alias for k, f in fields.items() if f.alias is not None and f.alias != k
         }
         _WIRE_NAMES[model] = names
     return names
