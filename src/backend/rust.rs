@@ -346,7 +346,8 @@ fn inline_edges(ir: &Ir, id: TypeId) -> Vec<TypeId> {
     let mut out = Vec::new();
     let mut inline = |t: &Ty| {
         let mut t = t;
-        while let Ty::Nullable(inner) = t {
+        // `Option` and `rt::OrOther` hold their value inline.
+        while let Ty::Nullable(inner) | Ty::Open(inner, _) = t {
             t = inner;
         }
         if let Ty::Named(n) = t {

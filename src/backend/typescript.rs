@@ -172,6 +172,40 @@ impl<'a> Ctx<'a> {
         named.iter().all(|id| self.json[*id])
     }
 
+    /// Whether `tsc` checks a value of `t` against `JsonValue` in a few steps: no more than
+    /// [`SHALLOW`] levels of arrays and maps, and named types that name no others (an
+    /// interface's members are compared one by one, as deep as they nest: a chain of them
+    /// ends in TS2321).
+    fn flat_json(&self, t: &Ty) -> bool {
+        let mut named = Vec::new();
+        named_in_ty(t, &mut named);
+        nesting(t) < SHALLOW
+            && named.iter().all(|id| match &self.ir.types[*id].kind {
+                TypeKind::Struct(s) => {
+                    s.fields.iter().all(|f| self.leaf(&f.ty))
+                        && s.extra.as_ref().is_none_or(|e| self.leaf(e))
+                }
+                TypeKind::Union(u) => u.variants.iter().all(|v| self.leaf(&v.ty)),
+                _ => self.leaf(&Ty::Named(*id)),
+            })
+    }
+
+    /// Whether a type is scalars, enums and shallow arrays and maps of them.
+    fn leaf(&self, t: &Ty) -> bool {
+        let mut named = Vec::new();
+        named_in_ty(t, &mut named);
+        nesting(t) < SHALLOW
+            && named.iter().all(|id| match &self.ir.types[*id].kind {
+                TypeKind::Enum(_) => true,
+                TypeKind::Alias(a) => {
+                    let mut inner = Vec::new();
+                    named_in_ty(a, &mut inner);
+                    inner.is_empty() && nesting(a) < SHALLOW
+                }
+                _ => false,
+            })
+    }
+
     /// [`Self::is_json`] of every named type, computed once: a type met again on a cycle is
     /// assumed compatible, as the compiler does for recursive types (the greatest fixpoint:
     /// a type is not JSON when it fails itself or names a type that is not). Linear.
@@ -241,7 +275,7 @@ impl<'a> Ctx<'a> {
                 // A deep type stays a member of its own: `tsc` compares it with `JsonValue` a
                 // level at a time and gives up (TS2321) past about a hundred levels, while a
                 // member identical to the property's type is found at once.
-                if any && *p != Ty::Any && self.is_json(p) && nesting(p) < SHALLOW {
+                if any && *p != Ty::Any && self.is_json(p) && self.flat_json(p) {
                     continue;
                 }
                 members.push(self.texpr(p));

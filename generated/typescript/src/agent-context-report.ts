@@ -24,7 +24,7 @@ export interface AgentContextReport {
   /** The report. */
   contextReport: ContextReport;
   /** Further properties. */
-  [key: string]: JsonValue;
+  [key: string]: JsonValue | ContextReport;
 }
 
 /** Every violation of {@link AgentContextReport} in `value`; empty when it is valid. */
@@ -76,7 +76,7 @@ export interface ContextReport {
   /** Conversation memory state. */
   memoryState?: MemoryState;
   /** Further properties. */
-  [key: string]: JsonValue;
+  [key: string]: JsonValue | LoadedProject[];
 }
 
 /** Every violation of {@link ContextReport} in `value`; empty when it is valid. */
@@ -406,7 +406,7 @@ export interface ReportContextInput {
   /** Which tasks the agent can start now. */
   capabilities: Capabilities;
   /** Further properties. */
-  [key: string]: JsonValue;
+  [key: string]: JsonValue | LoadedProject[];
 }
 
 /** Every violation of {@link ReportContextInput} in `value`; empty when it is valid. */

@@ -812,7 +812,7 @@ export interface ThesisContext {
   /** Last update time (ISO-8601). */
   last_updated?: DateTime;
   /** Further properties. */
-  [key: string]: JsonValue;
+  [key: string]: JsonValue | StyleGuide;
 }
 
 /** Every violation of {@link ThesisContext} in `value`; empty when it is valid. */
@@ -940,7 +940,7 @@ export interface ChapterContext {
   /** Words left after the drafted sections; negative when the chapter is over budget. */
   remaining_budget: number;
   /** Further properties. */
-  [key: string]: JsonValue;
+  [key: string]: JsonValue | ChapterStyleGuide;
 }
 
 /** Every violation of {@link ChapterContext} in `value`; empty when it is valid. */

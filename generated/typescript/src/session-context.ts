@@ -39,7 +39,7 @@ export interface SessionContext {
   /** Orchestration trace of the handoff (P-003 nesting rule). */
   trace?: Trace;
   /** Further properties. */
-  [key: string]: JsonValue;
+  [key: string]: JsonValue | HandoffPayload;
 }
 
 /** Every violation of {@link SessionContext} in `value`; empty when it is valid. */
@@ -474,7 +474,7 @@ export interface HandoffPayload {
   /** Suggested actions. */
   recommendations?: string[];
   /** Further properties. */
-  [key: string]: JsonValue;
+  [key: string]: JsonValue | Confidence;
 }
 
 /** Every violation of {@link HandoffPayload} in `value`; empty when it is valid. */
