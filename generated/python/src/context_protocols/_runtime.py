@@ -377,7 +377,9 @@ def _wire_names(model: type[BaseModel]) -> dict[str, str]:
     if names is None:
         fields = model.model_fields
         names = {
-            k: f.alias for k, f in fields.items() if f.alias is not None and f.alias != k
+            k: f.alias
+            for k, f in fields.items()
+            if f.alias is not None and f.alias != k
         }
         _WIRE_NAMES[model] = names
     return names
