@@ -1,6 +1,6 @@
 //! The JSON Schema drafts ctxgen reads and where they differ.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The draft a document is written in, from its `$schema`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -67,20 +67,26 @@ pub fn drop_later_keywords(root: &mut Value, dialect: Dialect) {
         .filter(|(_, since)| *since > dialect)
         .map(|(k, _)| *k)
         .collect();
+    edit_schemas(root, |_, obj| {
+        for k in &later {
+            obj.remove(*k);
+        }
+    });
+}
+
+/// Calls `edit` on every schema object of a document (with its JSON Pointer), each before the
+/// subschemas it then has: iterative, the subschemas being those `walk::children` visits.
+fn edit_schemas(root: &mut Value, mut edit: impl FnMut(&str, &mut Map<String, Value>)) {
     let mut stack = vec![String::new()];
     while let Some(at) = stack.pop() {
         let Some(Value::Object(obj)) = root.pointer_mut(&at) else {
             continue;
         };
-        for k in &later {
-            obj.remove(*k);
-        }
+        edit(&at, obj);
         let here = Value::Object(std::mem::take(obj));
         super::walk::children(&here, &at, &mut |_, child| stack.push(child));
-        if let Some(Value::Object(obj)) = root.pointer_mut(&at) {
-            if let Value::Object(back) = here {
-                *obj = back;
-            }
+        if let (Some(Value::Object(obj)), Value::Object(back)) = (root.pointer_mut(&at), here) {
+            *obj = back;
         }
     }
 }
@@ -148,33 +154,23 @@ pub fn drop_ref_siblings(root: &mut Value, dialect: Dialect) {
             _ => {}
         }
     }
-    let mut stack = vec![String::new()];
-    while let Some(at) = stack.pop() {
-        let Some(Value::Object(obj)) = root.pointer_mut(&at) else {
-            continue;
-        };
-        if obj.get("$ref").is_some_and(Value::is_string) {
-            for k in CONSTRAINING {
-                let under = super::pointer::push(&at, k);
-                let inside = format!("{under}/");
-                let pointed_into = targets.contains(&under)
-                    || targets
-                        .range(inside.clone()..)
-                        .next()
-                        .is_some_and(|t| t.starts_with(&inside));
-                if !pointed_into {
-                    obj.remove(*k);
-                }
+    edit_schemas(root, |at, obj| {
+        if !obj.get("$ref").is_some_and(Value::is_string) {
+            return;
+        }
+        for k in CONSTRAINING {
+            let under = super::pointer::push(at, k);
+            let inside = format!("{under}/");
+            let pointed_into = targets.contains(&under)
+                || targets
+                    .range(inside.clone()..)
+                    .next()
+                    .is_some_and(|t| t.starts_with(&inside));
+            if !pointed_into {
+                obj.remove(*k);
             }
         }
-        let here = Value::Object(std::mem::take(obj));
-        super::walk::children(&here, &at, &mut |_, child| stack.push(child));
-        if let Some(Value::Object(obj)) = root.pointer_mut(&at) {
-            if let Value::Object(back) = here {
-                *obj = back;
-            }
-        }
-    }
+    });
 }
 
 /// The identifier a schema object declares (`$id`, or `id` in draft-04).
