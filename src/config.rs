@@ -40,6 +40,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
 enum Input {
     Dir(PathBuf),
     Files(Vec<PathBuf>),
+    /// In-memory schemas (standard input).
+    Sources(Vec<Source>),
     Bundled,
 }
 
@@ -52,6 +54,10 @@ pub struct Config {
     url_map: BTreeMap<String, PathBuf>,
     options: Options,
     deny_warnings: bool,
+    /// Keywords not reported as unknown.
+    allow_keywords: Vec<String>,
+    /// Schema location (`file.json#/pointer`) → type name.
+    names: BTreeMap<String, String>,
 }
 
 /// What a generation produced, before anything is written.
@@ -73,6 +79,8 @@ impl Default for Config {
             url_map: BTreeMap::new(),
             options: Options::default(),
             deny_warnings: false,
+            allow_keywords: Vec::new(),
+            names: BTreeMap::new(),
         }
     }
 }
@@ -92,6 +100,18 @@ impl Config {
     /// in the order of their paths, whatever the order given.
     pub fn schema_files(&mut self, files: Vec<PathBuf>) -> &mut Self {
         self.input = Input::Files(files);
+        self
+    }
+
+    /// Reads schemas from memory: each `(path, text)` as if it were a file at that path below
+    /// the schema root (standard input is one `schema.json`).
+    pub fn schema_sources(&mut self, sources: Vec<(String, String)>) -> &mut Self {
+        self.input = Input::Sources(
+            sources
+                .into_iter()
+                .map(|(rel, text)| Source { rel, text })
+                .collect(),
+        );
         self
     }
 
@@ -124,10 +144,31 @@ impl Config {
         self
     }
 
-    /// The package name in kebab-case; each language adapts it.
+    /// The package's base name in kebab-case; each language's name defaults to it.
     pub fn package_name(&mut self, name: impl Into<String>) -> &mut Self {
-        self.options.package = name.into();
+        self.options.package.name = name.into();
         self
+    }
+
+    /// Everything the packages say about themselves: names per language, version, license.
+    pub fn package(&mut self, package: crate::package::Package) -> &mut Self {
+        self.options.package = package;
+        self
+    }
+
+    /// The languages set so far.
+    pub fn langs(&self) -> &[Lang] {
+        &self.langs
+    }
+
+    /// The output directory set so far.
+    pub fn out_path(&self) -> &Path {
+        &self.out_dir
+    }
+
+    /// The package metadata as set so far.
+    pub fn package_metadata(&self) -> &crate::package::Package {
+        &self.options.package
     }
 
     /// Rust only: writes one self-contained `bindings.rs` to `include!` instead of a crate.
@@ -142,10 +183,45 @@ impl Config {
         self
     }
 
+    /// Keywords that are expected although JSON Schema does not define them (no "unknown
+    /// keyword" warning; keywords starting with `x-` never get one).
+    pub fn allow_keywords(&mut self, keywords: &[String]) -> &mut Self {
+        self.allow_keywords.extend(keywords.iter().cloned());
+        self
+    }
+
+    /// Names the type of the schema at `location` (`file.json#/$defs/Item`, the file relative
+    /// to the schema root) as an `"x-name"` there would.
+    pub fn type_name(&mut self, location: impl Into<String>, name: impl Into<String>) -> &mut Self {
+        self.names.insert(location.into(), name.into());
+        self
+    }
+
+    /// Takes everything a project file says; call the other setters afterwards to override it.
+    pub fn project(&mut self, p: &crate::project::Project) -> &mut Self {
+        self.schemas_dir(p.schemas_dir())
+            .out_dir(p.out_dir())
+            .package(p.package())
+            .deny_warnings(p.warnings.deny)
+            .allow_keywords(&p.warnings.allow_keywords)
+            .single_file(p.rust.single_file);
+        if let Some(langs) = p.langs() {
+            self.languages(&langs);
+        }
+        for (url, file) in &p.map_url {
+            self.map_url(url.clone(), p.path(file));
+        }
+        for (at, name) in &p.names {
+            self.type_name(at.clone(), name.clone());
+        }
+        self
+    }
+
     fn load(&self) -> Result<SchemaSet> {
         match &self.input {
             Input::Dir(d) => SchemaSet::load_dir_excluding(d, &self.url_map, &self.managed_dirs()),
             Input::Files(f) => SchemaSet::load_files(f, &self.url_map),
+            Input::Sources(s) => SchemaSet::load_sources(s),
             Input::Bundled => SchemaSet::load_sources(
                 &BUNDLED
                     .iter()
@@ -158,20 +234,48 @@ impl Config {
         }
     }
 
+    /// Loads the schemas and applies the naming overrides.
+    fn load_named(&self) -> Result<SchemaSet> {
+        let mut set = self.load()?;
+        for (at, name) in &self.names {
+            let (file, pointer) = at.split_once('#').unwrap_or((at.as_str(), ""));
+            let target = set
+                .docs
+                .iter_mut()
+                .find(|d| d.rel == file)
+                .and_then(|d| d.root.pointer_mut(pointer))
+                .and_then(serde_json::Value::as_object_mut);
+            match target {
+                Some(obj) => {
+                    obj.insert("x-name".into(), serde_json::Value::String(name.clone()));
+                }
+                None => {
+                    return Err(Error::Usage(format!(
+                        "the type name {} is given for `{at}`, which is not a schema object (give `file.json#/json/pointer`, the file relative to the schema directory)",
+                        crate::package::json_string(name)
+                    )))
+                }
+            }
+        }
+        Ok(set)
+    }
+
     /// The language-neutral model of the schemas, for tools that inspect it.
     pub fn ir(&self) -> Result<ir::Ir> {
-        let mut set = self.load()?;
+        let mut set = self.load_named()?;
         ir::build(&mut set).map_err(|e| set.spell_error(e))
     }
 
     /// Builds every file in memory; nothing is written.
     pub fn render(&self) -> Result<Rendered> {
-        crate::package::validate_name(&self.options.package, &self.langs)?;
-        let mut set = self.load()?;
+        self.options.package.validate(&self.langs)?;
+        let mut set = self.load_named()?;
+        let unknown = crate::schema::keywords::check(&set, &self.allow_keywords);
         let ir = ir::build(&mut set).map_err(|e| set.spell_error(e))?;
         // Locations in the IR are relative to the schema root (they reach the generated code);
         // the user reads them as the schema paths were given.
-        let mut diagnostics = ir.diagnostics.clone();
+        let mut diagnostics = unknown;
+        diagnostics.extend(ir.diagnostics.iter().cloned());
         for d in &mut diagnostics {
             d.location = set.spell(&d.location);
         }
@@ -196,7 +300,7 @@ impl Config {
     /// The name of each schema file's root type, per language (`None` for a definitions-only
     /// file), keyed by language and the file's path relative to the schema root.
     pub fn root_types(&self) -> Result<BTreeMap<(Lang, String), Option<String>>> {
-        let mut set = self.load()?;
+        let mut set = self.load_named()?;
         let ir = ir::build(&mut set).map_err(|e| set.spell_error(e))?;
         let mut out = BTreeMap::new();
         for lang in &self.langs {
@@ -250,29 +354,87 @@ impl Config {
     }
 }
 
-/// For `build.rs`: generates Rust bindings for `schemas_dir` into
-/// `$OUT_DIR/ctxgen/rust/bindings.rs` and tells cargo to rerun when a schema changes. Include them
-/// with `#[allow(dead_code, unused_imports)] mod protocols { include!(concat!(env!("OUT_DIR"), "/ctxgen/rust/bindings.rs")); }`;
-/// the crate needs `serde`, `serde_json` (with its `unbounded_depth` feature), `regex`,
-/// `regress` and `stacker` as dependencies. Returns the file's path.
+/// For `build.rs`: generates the Rust bindings of every schema in `schemas_dir` into one file,
+/// `$OUT_DIR/<name>.rs` where `<name>` is the directory's own name in snake_case
+/// (`schemas` → `$OUT_DIR/schemas.rs`), and tells cargo to rerun when a schema changes.
+/// Returns the file's path. Include it with
+/// `include!(concat!(env!("OUT_DIR"), "/schemas.rs"));` in a module of its own; the crate needs
+/// the dependencies of [`crate::backend::rust::DEPENDENCIES`] (`examples/build-script` is a
+/// complete crate). [`Config::build_script`] does the same with every other setting.
 pub fn generate(schemas_dir: impl AsRef<Path>) -> Result<PathBuf> {
-    let out = std::env::var_os("OUT_DIR")
-        .map(PathBuf::from)
-        .ok_or_else(|| Error::Usage("OUT_DIR is not set: call this from build.rs".into()))?;
-    let out = out.join("ctxgen");
-    let mut config = Config::new();
-    config
-        .schemas_dir(schemas_dir.as_ref())
-        .out_dir(&out)
-        .languages(&[Lang::Rust])
-        .single_file(true);
-    let (rendered, _) = config.generate()?;
-    println!("cargo:rerun-if-changed={}", schemas_dir.as_ref().display());
-    for f in &rendered.files_read {
-        println!("cargo:rerun-if-changed={}", f.display());
+    let dir = schemas_dir.as_ref();
+    let stem = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .map(|n| crate::ir::names::module_name(Lang::Rust, n))
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "schemas".into());
+    Config::new()
+        .schemas_dir(dir)
+        .build_script(&format!("{stem}.rs"))
+}
+
+/// The files this process's `build_script` calls wrote, so that two calls cannot overwrite one
+/// another.
+static BUILD_SCRIPT_FILES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+impl Config {
+    /// For `build.rs`: writes the Rust bindings as one self-contained file `$OUT_DIR/<file_name>`
+    /// (only when its content changes), prints `cargo:rerun-if-changed` for the schema
+    /// directory and every schema read, and each warning as `cargo:warning`. Two calls in one
+    /// build script must name different files. Returns the file's path.
+    pub fn build_script(&self, file_name: &str) -> Result<PathBuf> {
+        let plain = Path::new(file_name)
+            .file_name()
+            .is_some_and(|n| n == file_name)
+            && file_name.ends_with(".rs")
+            && file_name.len() > 3;
+        if !plain {
+            return Err(Error::Usage(format!(
+                "build_script takes a file name ending in `.rs` (no directory), not `{file_name}`"
+            )));
+        }
+        let out = std::env::var_os("OUT_DIR")
+            .map(PathBuf::from)
+            .ok_or_else(|| Error::Usage("OUT_DIR is not set: call this from build.rs".into()))?;
+        {
+            let mut written = BUILD_SCRIPT_FILES
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if written.iter().any(|f| f == file_name) {
+                return Err(Error::Usage(format!(
+                    "two ctxgen build_script calls write `{file_name}`: give each its own file name"
+                )));
+            }
+            written.push(file_name.to_string());
+        }
+        let mut config = self.clone();
+        config.languages(&[Lang::Rust]).single_file(true);
+        let rendered = config.render()?;
+        let text = rendered
+            .packages
+            .first()
+            .and_then(|(_, files)| files.get("bindings.rs"))
+            .ok_or_else(|| Error::Usage("no Rust bindings were rendered".into()))?;
+        let path = out.join(file_name);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            let tmp = out.join(format!(".{file_name}.tmp"));
+            let io = |p: &Path| {
+                let p = p.to_path_buf();
+                move |source| Error::Io { path: p, source }
+            };
+            std::fs::write(&tmp, text).map_err(io(&tmp))?;
+            std::fs::rename(&tmp, &path).map_err(io(&path))?;
+        }
+        if let Input::Dir(d) = &self.input {
+            println!("cargo:rerun-if-changed={}", d.display());
+        }
+        for f in &rendered.files_read {
+            println!("cargo:rerun-if-changed={}", f.display());
+        }
+        for d in &rendered.diagnostics {
+            println!("cargo:warning={d}");
+        }
+        Ok(path)
     }
-    for d in &rendered.diagnostics {
-        println!("cargo:warning={d}");
-    }
-    Ok(out.join("rust").join("bindings.rs"))
 }

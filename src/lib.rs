@@ -12,6 +12,7 @@ pub mod error;
 pub mod ir;
 pub mod output;
 pub mod package;
+pub mod project;
 pub mod schema;
 
 pub use config::{generate, Config, Rendered, BUNDLED};

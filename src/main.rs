@@ -1,10 +1,11 @@
-//! The `ctxgen` command line.
+//! The `ctxgen` command line: argument parsing and dispatch (`src/cli/` does the work).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use ctxgen::{Config, Lang};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+
+mod cli;
 
 #[derive(Parser)]
 #[command(
@@ -20,141 +21,111 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Generate (or with --check, verify) the bindings.
-    Generate {
-        /// Directory of JSON Schemas [default: ./schemas, or the bundled protocol schemas]
-        #[arg(long)]
-        schemas: Option<PathBuf>,
-        /// Output directory: <out>/rust, <out>/typescript, <out>/python
-        #[arg(long, default_value = "generated")]
-        out: PathBuf,
-        /// Languages to generate
-        #[arg(long, value_delimiter = ',', default_value = "rust,typescript,python")]
-        lang: Vec<LangArg>,
-        /// Write nothing; list stale or missing files and exit 1 if the output differs
-        #[arg(long)]
-        check: bool,
-        /// Resolve a remote $ref URL from a local file: URL=FILE (repeatable)
-        #[arg(long = "map-url", value_name = "URL=FILE")]
-        map_url: Vec<String>,
-        /// Package name (kebab-case) for the generated packages
-        #[arg(long, default_value = "context-protocols")]
-        package_name: String,
-        /// Treat warnings as errors
-        #[arg(long)]
-        deny_warnings: bool,
-        /// Rust: write one self-contained bindings.rs (for include!) instead of a crate
-        #[arg(long)]
-        single_file: bool,
-        /// Schema files to read instead of a directory
-        files: Vec<PathBuf>,
-    },
+    Generate(GenerateArgs),
+    /// Write a project file, ctxgen.toml, in the current directory.
+    Init(InitArgs),
     /// What a schema change breaks on the wire and in each generated API, and the version bump
     /// it needs (docs/evolution.md).
     Diff(ctxgen::diff::cli::DiffArgs),
     /// Check the schemas against the last released state (exit 1 if the declared bump is too small).
     CheckCompat(ctxgen::diff::cli::CheckCompatArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Every setting a project file (ctxgen.toml) can hold; a flag overrides the file.
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// The project file [default: ctxgen.toml in this directory or the nearest parent]
+    #[arg(long, value_name = "FILE")]
+    pub project: Option<PathBuf>,
+    /// Directory of JSON Schemas [default: the project's, else ./schemas]
+    #[arg(long, value_name = "DIR")]
+    pub schemas: Option<PathBuf>,
+    /// Use the agent context protocol schemas bundled into ctxgen
+    #[arg(long, conflicts_with = "schemas")]
+    pub bundled: bool,
+    /// Output directory: <out>/rust, <out>/typescript, <out>/python [default: generated]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Languages to generate [default: rust,typescript,python]
+    #[arg(long, value_delimiter = ',')]
+    pub lang: Vec<LangArg>,
+    /// Write nothing; show how the output differs (a unified diff) and exit 1 if it does
+    #[arg(long)]
+    pub check: bool,
+    /// Print less: with --check only the names of the files that differ, else only errors
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Generate, then again whenever a schema or the project file changes
+    #[arg(long, conflicts_with = "check")]
+    pub watch: bool,
+    /// Resolve a remote $ref URL from a local file: URL=FILE (repeatable)
+    #[arg(long = "map-url", value_name = "URL=FILE")]
+    pub map_url: Vec<String>,
+    /// The packages' base name [default: the project's, else this directory's name]
+    #[arg(long, value_name = "NAME")]
+    pub package_name: Option<String>,
+    /// The Rust crate name [default: the base name]
+    #[arg(long, value_name = "NAME")]
+    pub crate_name: Option<String>,
+    /// The npm package name, @scope/name allowed [default: the base name]
+    #[arg(long, value_name = "NAME")]
+    pub npm_name: Option<String>,
+    /// The Python distribution name [default: the base name]
+    #[arg(long, value_name = "NAME")]
+    pub python_dist: Option<String>,
+    /// The Python import name [default: the distribution name in snake_case]
+    #[arg(long, value_name = "NAME")]
+    pub python_import: Option<String>,
+    /// The packages' version (semantic versioning)
+    #[arg(long, value_name = "VERSION")]
+    pub package_version: Option<String>,
+    /// The packages' license (an SPDX expression)
+    #[arg(long, value_name = "SPDX")]
+    pub license: Option<String>,
+    /// Treat warnings as errors
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// A keyword JSON Schema does not define that is expected (no warning; repeatable)
+    #[arg(long = "allow-keyword", value_name = "KEYWORD")]
+    pub allow_keyword: Vec<String>,
+    /// Rust: write one self-contained bindings.rs (for include!) instead of a crate
+    #[arg(long)]
+    pub single_file: bool,
+    /// Schema files to read instead of a directory; `-` reads one schema from standard input
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct InitArgs {
+    /// The packages' base name [default: this directory's name]
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The schema directory [default: schemas]
+    #[arg(long, default_value = "schemas")]
+    pub schemas: String,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum LangArg {
+pub enum LangArg {
     Rust,
     Typescript,
     Python,
 }
 
 fn main() -> ExitCode {
-    let command = match Cli::parse().command {
-        Command::Diff(args) => return ctxgen::diff::cli::diff(args),
-        Command::CheckCompat(args) => return ctxgen::diff::cli::check_compat(args),
-        other => other,
-    };
-    let Command::Generate {
-        schemas,
-        out,
-        lang,
-        check,
-        map_url,
-        package_name,
-        deny_warnings,
-        single_file,
-        files,
-    } = command
-    else {
-        unreachable!("handled above")
-    };
-    let mut config = Config::new();
-    match (schemas, files.is_empty()) {
-        (Some(dir), true) => config.schemas_dir(dir),
-        (None, false) => config.schema_files(files),
-        (Some(_), false) => {
-            eprintln!("error: give either --schemas or schema files, not both");
-            return ExitCode::from(2);
-        }
-        (None, true) if std::path::Path::new("schemas").is_dir() => config.schemas_dir("schemas"),
-        (None, true) => config.bundled_schemas(),
-    };
-    let langs: Vec<Lang> = lang
-        .iter()
-        .map(|l| match l {
-            LangArg::Rust => Lang::Rust,
-            LangArg::Typescript => Lang::TypeScript,
-            LangArg::Python => Lang::Python,
-        })
-        .collect();
-    config
-        .out_dir(out)
-        .languages(&langs)
-        .package_name(package_name)
-        .deny_warnings(deny_warnings)
-        .single_file(single_file);
-    for m in map_url {
-        let Some((url, file)) = m.split_once('=') else {
-            eprintln!("error: --map-url takes URL=FILE, got `{m}`");
-            return ExitCode::from(2);
-        };
-        config.map_url(url, file);
-    }
-    let result = if check {
-        config.check()
-    } else {
-        config.generate()
-    };
-    match result {
-        Ok((rendered, changes)) => {
-            for d in &rendered.diagnostics {
-                eprintln!("{d}");
-            }
-            if check {
-                for p in &changes.changed {
-                    println!("stale or missing: {}", p.display());
-                }
-                for p in &changes.stale {
-                    println!("no longer generated: {}", p.display());
-                }
-                if let Some(p) = &changes.interrupted {
-                    println!(
-                        "interrupted write (the next generate finishes it): {}",
-                        p.display()
-                    );
-                }
-                if changes.is_empty() {
-                    println!("up to date");
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(1)
-                }
-            } else {
-                println!(
-                    "wrote {} file(s), removed {}",
-                    changes.changed.len(),
-                    changes.stale.len()
-                );
-                ExitCode::SUCCESS
-            }
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
+    match Cli::parse().command {
+        Command::Generate(args) => cli::generate::run(args),
+        Command::Init(args) => cli::init::run(args),
+        Command::Diff(args) => ctxgen::diff::cli::diff(args),
+        Command::CheckCompat(args) => ctxgen::diff::cli::check_compat(args),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "ctxgen", &mut std::io::stdout());
+            ExitCode::SUCCESS
         }
     }
 }

@@ -31,7 +31,7 @@ fn package_names_that_would_break_a_manifest_are_refused() {
         ("evil\n[lib]", "U+000A"),
         ("a b", "U+0020"),
         ("../up", "must start with"),
-        ("", "empty"),
+        ("", "must start with"),
     ] {
         let err = run_code(
             dir.path(),
@@ -47,7 +47,7 @@ fn package_names_that_would_break_a_manifest_are_refused() {
             2,
         );
         assert!(
-            err.contains("invalid package name") && err.contains(why),
+            err.contains("invalid Rust crate name") && err.contains(why),
             "{name:?}: {err}"
         );
         assert!(!dir.path().join("out").exists(), "{name:?}: wrote output");

@@ -7,7 +7,7 @@
 //! checks, so here they must pass. The build checks of the output (cargo check,
 //! tsc, Python import, mypy) are `ctxgen-fuzz --fixtures`; see docs/fuzzing.md.
 
-#[path = "../src/bin/fuzz/fixture.rs"]
+#[path = "../tools/src/bin/fuzz/fixture.rs"]
 mod fixture;
 
 use std::path::{Path, PathBuf};

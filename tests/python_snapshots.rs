@@ -14,8 +14,7 @@ fn generate(dir: &Path) -> Files {
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let ir = ctxgen::ir::build(&mut set).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let opts = Options {
-        package: "context-protocols".into(),
-        version: "0.1.0".into(),
+        package: ctxgen::package::Package::named("context-protocols"),
         ..Options::default()
     };
     python::render(&ir, &opts).expect("render")
@@ -68,8 +67,7 @@ fn schema_locations_name_their_document() {
     let mut set = SchemaSet::load_files(&[main], &BTreeMap::new()).unwrap();
     let ir = ctxgen::ir::build(&mut set).unwrap();
     let opts = Options {
-        package: "context-protocols".into(),
-        version: "0.1.0".into(),
+        package: ctxgen::package::Package::named("context-protocols"),
         ..Options::default()
     };
     let files = python::render(&ir, &opts).expect("render");

@@ -34,7 +34,7 @@ bash tests/python/run.sh
 echo "== conformance (JSON-Schema-Test-Suite)"
 suite="${CTXGEN_SUITE:-../shared/corpus/json-schema-test-suite}"
 [ -d "$suite" ] || { echo "error: the JSON-Schema-Test-Suite is not at $suite (set CTXGEN_SUITE)" >&2; exit 1; }
-CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release --bin ctxgen-conformance -- "$suite" \
+CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-conformance -- "$suite" \
   --work target/conformance --report target/conformance.md --baseline tests/conformance-baseline.txt --require-agreement
 if ! diff -q target/conformance.md docs/conformance.md >/dev/null; then
   echo "error: docs/conformance.md is out of date; copy target/conformance.md over it" >&2
@@ -43,7 +43,7 @@ if ! diff -q target/conformance.md docs/conformance.md >/dev/null; then
 fi
 
 echo "== hostile patterns (tests/patterns: expected verdicts, agreement, 10,000-character inputs)"
-CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release --bin ctxgen-conformance -- tests/patterns \
+CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-conformance -- tests/patterns \
   --work target/patterns --baseline tests/patterns/baseline.txt --require-agreement
 
 echo "== SchemaStore subset (tests/corpus-subset.txt): generate, cargo check, tsc, import, mypy"
@@ -51,7 +51,7 @@ corpus="${CTXGEN_CORPUS:-../shared/corpus/schemastore}"
 [ -d "$corpus" ] || { echo "error: the SchemaStore corpus is not at $corpus (set CTXGEN_CORPUS)" >&2; exit 1; }
 # The runner starts the release `ctxgen` binary for each file: build both.
 cargo build --quiet --release --bin ctxgen
-CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release --bin ctxgen-corpus -- "$corpus" \
+CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-corpus -- "$corpus" \
   --list tests/corpus-subset.txt --require-all --work target/corpus-subset --report target/corpus-subset.md
 
 echo "== SchemaStore instances (tests/instances-subset.txt): verdicts against the jsonschema crate, agreement, round trips"
@@ -64,6 +64,6 @@ echo "== clippy -D warnings on the crates generated from the SchemaStore subset"
 bash tests/corpus-clippy.sh target/corpus-clippy
 
 echo "== hostile schemas (docs/fuzzing.md): the fixtures of tests/hostile (build checks of the small ones), then a 200-mutant fuzz smoke"
-cargo build --quiet --release --bin ctxgen --bin ctxgen-fuzz
+cargo build --quiet --release -p ctxgen -p ctxgen-tools --bin ctxgen --bin ctxgen-fuzz
 target/release/ctxgen-fuzz --fixtures --quick --work target/fuzz-fixtures
 target/release/ctxgen-fuzz --smoke --work target/fuzz-smoke

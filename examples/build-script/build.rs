@@ -1,5 +1,3 @@
 fn main() {
-    if let Err(e) = ctxgen::generate("../../schemas") {
-        panic!("{e}");
-    }
+    ctxgen::generate("schemas").expect("the schemas generate");
 }

@@ -16,24 +16,12 @@ use crate::ir::names::Lang;
 use crate::ir::Ir;
 
 /// What every backend needs besides the IR.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// The package name, in kebab-case (`context-protocols`); each backend adapts it.
-    pub package: String,
-    /// The version written into package manifests.
-    pub version: String,
+    /// What the packages are called and say about themselves.
+    pub package: crate::package::Package,
     /// Rust only: one self-contained `bindings.rs` to `include!` (for build scripts).
     pub single_file: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            package: "context-protocols".into(),
-            version: "0.1.0".into(),
-            single_file: false,
-        }
-    }
 }
 
 /// The files of one package, by path relative to the package root.

@@ -35,6 +35,27 @@ pub(crate) struct TypeCtx {
     body: Body,
 }
 
+impl TypeCtx {
+    /// How `to_json`/`to_value` take the value: by copy for a string enum (`Copy`), as clippy's
+    /// `wrong_self_convention` asks, else by reference.
+    pub(crate) fn receiver(&self) -> &'static str {
+        if matches!(self.body, Body::Enum(_)) {
+            "self"
+        } else {
+            "&self"
+        }
+    }
+
+    /// The value as a reference, given [`Self::receiver`].
+    pub(crate) fn by_ref(&self) -> &'static str {
+        if matches!(self.body, Body::Enum(_)) {
+            "&self"
+        } else {
+            "self"
+        }
+    }
+}
+
 pub(crate) enum Body {
     Struct(StructCtx),
     Enum(EnumCtx),
@@ -179,10 +200,8 @@ pub(crate) struct LibType {
 #[template(path = "rust/cargo.toml.j2", escape = "none")]
 struct CargoTemplate<'a> {
     header: &'a str,
-    /// Every value below is a quoted TOML string ([`crate::package::toml_string`]).
-    crate_name: String,
-    version: String,
-    title: String,
+    /// Quoted TOML strings ([`crate::package::toml_string`]).
+    m: crate::package::Manifest,
     /// [`DEPENDENCIES`] as TOML lines.
     dependencies: String,
 }
@@ -1157,9 +1176,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             "rust/cargo.toml.j2",
             &CargoTemplate {
                 header: GENERATED,
-                crate_name: crate::package::toml_string(&opts.package),
-                version: crate::package::toml_string(&opts.version),
-                title: crate::package::toml_string(title),
+                m: opts.package.manifest(Lang::Rust),
                 dependencies: dependencies_toml(),
             },
         )?,

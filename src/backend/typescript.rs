@@ -39,7 +39,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         run(
             "typescript/README.md",
             &Readme {
-                name: opts.package.clone(),
+                name: opts.package.npm_name().to_string(),
             },
         )?,
     );
@@ -879,8 +879,8 @@ impl Import {
 #[derive(Template)]
 #[template(path = "typescript/package.json.j2", escape = "none")]
 struct PackageJson {
-    name: String,
-    version: String,
+    /// Quoted JSON strings ([`crate::package::json_string`]).
+    m: crate::package::Manifest,
     /// Some pattern runs on `re2js` (`crate::backend::pattern`).
     re2js: bool,
 }
@@ -888,8 +888,7 @@ struct PackageJson {
 impl PackageJson {
     fn new(opts: &Options, ir: &Ir) -> Self {
         PackageJson {
-            name: crate::package::json_string(&opts.package),
-            version: crate::package::json_string(&opts.version),
+            m: opts.package.manifest(Lang::TypeScript),
             re2js: ir.program.patterns.iter().any(|p| {
                 crate::backend::pattern::plan(&p.source)
                     .linear(crate::backend::pattern::Dialect::Re2)

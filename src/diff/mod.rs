@@ -3,6 +3,7 @@
 //! version bump it needs. See `docs/evolution.md`.
 
 pub mod api;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod confirm;
 pub mod instances;

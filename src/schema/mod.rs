@@ -2,6 +2,7 @@
 
 pub mod dialect;
 mod json;
+pub mod keywords;
 mod meta;
 pub mod pointer;
 mod walk;

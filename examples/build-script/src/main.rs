@@ -1,36 +1,44 @@
-//! Parses a message envelope with bindings generated at build time.
+//! Parses an order with the types ctxgen generated from `schemas/` at build time.
 
-#[allow(dead_code, unused_imports)]
-mod protocols {
-    include!(concat!(env!("OUT_DIR"), "/ctxgen/rust/bindings.rs"));
+mod schemas {
+    #![allow(dead_code, unused_imports)]
+    include!(concat!(env!("OUT_DIR"), "/schemas.rs"));
 }
 
-use protocols::MessageEnvelope;
-
-fn parse(text: &str) -> Result<MessageEnvelope, protocols::Error> {
-    MessageEnvelope::from_json(text)
-}
+use schemas::Order;
 
 fn main() {
-    let text =
-        r#"{"id": "msg-2", "context": "reason-789/security", "kind": "reflection", "payload": {}}"#;
-    match parse(text) {
-        Ok(envelope) => println!("context: {:?}", envelope.context),
+    let text = r#"{"id": "ord-17", "items": [{"sku": "tea", "quantity": 2}]}"#;
+    match Order::from_json(text) {
+        Ok(order) => println!("{} item(s), status {:?}", order.items.len(), order.status),
         Err(e) => eprintln!("{e}"),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::schemas::{Error, Order};
 
     #[test]
-    fn parses_a_valid_envelope_and_rejects_a_bad_path() {
-        assert!(parse(r#"{"context": "a/b", "kind": "reflection", "payload": {}}"#).is_ok());
-        let err = parse(r#"{"context": "/a", "kind": "reflection", "payload": {}}"#).unwrap_err();
-        match err {
-            protocols::Error::Invalid(v) => assert_eq!(v.0[0].pointer, "/context"),
-            other => panic!("unexpected {other}"),
-        }
+    fn parses_a_valid_order_and_reports_every_violation_of_a_bad_one() {
+        let order =
+            Order::from_json(r#"{"id": "ord-1", "items": [{"sku": "a", "quantity": 1}]}"#).unwrap();
+        assert_eq!(order.items[0].quantity, 1);
+        let bad = r#"{"id": "x", "items": [{"sku": "", "quantity": 0}]}"#;
+        let Err(Error::Invalid(v)) = Order::from_json(bad) else {
+            panic!("accepted {bad}");
+        };
+        let found: Vec<(&str, &str)> =
+            v.0.iter()
+                .map(|v| (v.pointer.as_str(), v.keyword))
+                .collect();
+        assert_eq!(
+            found,
+            [
+                ("/id", "pattern"),
+                ("/items/0/sku", "minLength"),
+                ("/items/0/quantity", "minimum")
+            ]
+        );
     }
 }

@@ -211,13 +211,13 @@ impl Freshness {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.

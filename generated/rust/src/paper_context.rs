@@ -47,13 +47,13 @@ impl DocumentType {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -125,13 +125,13 @@ impl ChapterType {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -190,13 +190,13 @@ impl ChapterStatus {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -251,13 +251,13 @@ impl SectionStatus {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -319,13 +319,13 @@ impl CitationStyle {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -389,13 +389,13 @@ impl MethodologyType {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -444,13 +444,13 @@ impl Tense {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -549,13 +549,13 @@ impl HeadingStyle {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -604,13 +604,13 @@ impl FigurePrefix {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -656,13 +656,13 @@ impl TablePrefix {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -711,13 +711,13 @@ impl EquationNumbering {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -1475,13 +1475,13 @@ impl TargetType {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -1536,13 +1536,13 @@ impl Severity {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.

@@ -58,13 +58,13 @@ impl Engagement {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -181,13 +181,13 @@ impl AttendeeActionType {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -243,13 +243,13 @@ impl ReplySubtype {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -295,13 +295,13 @@ impl WaitSubtype {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -350,13 +350,13 @@ impl ConfirmSubtype {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -408,13 +408,13 @@ impl EscalateSubtype {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -466,13 +466,13 @@ impl CloseSubtype {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -770,13 +770,13 @@ impl EventActionType {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -836,13 +836,13 @@ impl CoordinationInProgressSubtype {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -906,13 +906,13 @@ impl WaitingForDecisionSubtype {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -961,13 +961,13 @@ impl CompleteSubtype {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -1419,13 +1419,13 @@ impl MessageDirection {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.

@@ -106,13 +106,13 @@ impl AgentFamily {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -164,13 +164,13 @@ impl CognitiveMode {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -225,13 +225,13 @@ impl AgentModel {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
@@ -603,13 +603,13 @@ impl ArtifactType {
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
-    pub fn to_json(&self) -> Result<String, Error> {
-        rt::to_json(self)
+    pub fn to_json(self) -> Result<String, Error> {
+        rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
-    pub fn to_value(&self) -> Result<serde_json::Value, Error> {
-        rt::to_value(self)
+    pub fn to_value(self) -> Result<serde_json::Value, Error> {
+        rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.

@@ -1,7 +1,7 @@
 //! Runs the official JSON-Schema-Test-Suite through the generated bindings of every language and
 //! writes `docs/conformance.md` plus a machine-readable result list.
 //!
-//! `cargo run --release --bin ctxgen-conformance -- <suite dir> [--work DIR] [--report FILE]
+//! `cargo run --release -p ctxgen-tools --bin ctxgen-conformance -- <suite dir> [--work DIR] [--report FILE]
 //!  [--results FILE] [--lang rust,typescript,python]`
 
 mod conformance;
@@ -28,6 +28,12 @@ fn main() {
         .split(',')
         .map(String::from)
         .collect();
+    if langs.iter().any(|l| l == "python") {
+        if let Err(e) = conformance::langs::python_exe() {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    }
     let run = match conformance::run(&suite, &work, &langs) {
         Ok(r) => r,
         Err(e) => {

@@ -89,7 +89,7 @@ fn main() {
         .with_file_name(format!("ctxgen{}", std::env::consts::EXE_SUFFIX));
     if !exe.is_file() {
         fail(&format!(
-            "{} not found: build it first (cargo build --release --bins)",
+            "{} not found: build it first (cargo build --release -p ctxgen -p ctxgen-tools --bins)",
             exe.display()
         ));
     }

@@ -175,9 +175,37 @@ fn python(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
     }
     let driver = dir.join("driver.py");
     std::fs::write(&driver, PY_DRIVER).map_err(|e| e.to_string())?;
-    let python = std::env::var("CTXGEN_PYTHON").unwrap_or_else(|_| "python3".into());
+    let python = python_exe()?;
     exec(
         Command::new(python).arg(&driver).arg(&src).arg(cases),
         "python driver",
     )
+}
+
+/// The Python that runs the generated package: `CTXGEN_PYTHON`, else the test harness's
+/// virtualenv (`tests/python/.venv`), else `python3`; it must import pydantic and regex, or the
+/// Python column would be all failures.
+pub fn python_exe() -> Result<String, String> {
+    let venv = Path::new("tests/python/.venv/bin/python");
+    let python = std::env::var("CTXGEN_PYTHON").unwrap_or_else(|_| {
+        if venv.is_file() {
+            venv.display().to_string()
+        } else {
+            "python3".into()
+        }
+    });
+    let ok = Command::new(&python)
+        .args(["-c", "import pydantic, regex"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        Ok(python)
+    } else {
+        Err(format!(
+            "`{python}` cannot import pydantic and regex, which the generated Python package needs: \
+             run `bash tests/python/run.sh` (it makes tests/python/.venv) or set CTXGEN_PYTHON"
+        ))
+    }
 }

@@ -2,7 +2,7 @@
 //! directory (files named `<family>-<version>.json` and similar), then re-checks each
 //! "compatible" verdict of a message type with 1,000 more instances of each version.
 //!
-//! `cargo run --release --bin ctxgen-evolution -- /work/shared/corpus/schemastore \
+//! `cargo run --release -p ctxgen-tools --bin ctxgen-evolution -- /work/shared/corpus/schemastore \
 //!     [--instances /work/shared/corpus/schemastore-instances] [--verify 1000] [--json OUT]`
 
 use std::collections::BTreeMap;
