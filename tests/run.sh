@@ -31,6 +31,9 @@ bash tests/typescript/run.sh
 echo "== python"
 bash tests/python/run.sh
 
+echo "== packages as installed (npm tarball, wheel, path crate into fresh consumer projects)"
+bash tests/packaging/run.sh
+
 echo "== conformance (JSON-Schema-Test-Suite)"
 suite="${CTXGEN_SUITE:-../shared/corpus/json-schema-test-suite}"
 [ -d "$suite" ] || { echo "error: the JSON-Schema-Test-Suite is not at $suite (set CTXGEN_SUITE)" >&2; exit 1; }
