@@ -104,3 +104,39 @@ fn a_build_dependency_on_the_library_pulls_in_no_cli_crates() {
         );
     }
 }
+
+#[test]
+fn each_build_script_call_writes_its_own_file_once() {
+    let out = tempfile::tempdir().unwrap();
+    // Only this test of this binary reads OUT_DIR.
+    std::env::set_var("OUT_DIR", out.path());
+    let schemas = root().join("examples/build-script/schemas");
+    let first = ctxgen::generate(&schemas).unwrap();
+    assert_eq!(first, out.path().join("schemas.rs"));
+    let text = std::fs::read_to_string(&first).unwrap();
+    assert!(text.contains("pub struct Order"), "{text}");
+    let mtime = std::fs::metadata(&first).unwrap().modified().unwrap();
+    // A second call naming the same file is an error, not an overwrite.
+    let err = ctxgen::generate(&schemas).unwrap_err().to_string();
+    assert!(
+        err.contains("two ctxgen build_script calls write `schemas.rs`"),
+        "{err}"
+    );
+    // Another file name is fine; the same content leaves the first file untouched.
+    let mut config = ctxgen::Config::new();
+    config
+        .schemas_dir(&schemas)
+        .type_name("order.json#/$defs/LineItem", "Line");
+    let second = config.build_script("shop.rs").unwrap();
+    assert!(std::fs::read_to_string(&second)
+        .unwrap()
+        .contains("pub struct Line "));
+    assert_eq!(
+        std::fs::metadata(&first).unwrap().modified().unwrap(),
+        mtime
+    );
+    for bad in ["../x.rs", "dir/x.rs", "x.txt", ".rs"] {
+        let err = config.build_script(bad).unwrap_err().to_string();
+        assert!(err.contains("file name ending in `.rs`"), "{bad}: {err}");
+    }
+}
