@@ -40,8 +40,11 @@ enum Command {
 #[derive(Args)]
 pub struct GenerateArgs {
     /// The project file [default: ctxgen.toml in this directory or the nearest parent]
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "no_project")]
     pub project: Option<PathBuf>,
+    /// Read no project file, even if there is one
+    #[arg(long)]
+    pub no_project: bool,
     /// Directory of JSON Schemas [default: the project's, else ./schemas]
     #[arg(long, value_name = "DIR")]
     pub schemas: Option<PathBuf>,

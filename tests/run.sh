@@ -15,7 +15,7 @@ export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-line-tables-only}"
 export CARGO_PROFILE_TEST_DEBUG="${CARGO_PROFILE_TEST_DEBUG:-line-tables-only}"
 
 echo "== generated/ is up to date"
-cargo run --quiet --bin ctxgen -- generate --check
+cargo run --quiet --bin ctxgen -- generate --check --deny-warnings
 
 echo "== rustfmt and clippy: ctxgen, its tests, and the generated crate"
 cargo fmt --all --check

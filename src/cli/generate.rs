@@ -60,6 +60,7 @@ pub fn configure(a: &GenerateArgs) -> Result<Setup, Fail> {
             return Err(Fail(format!("{}: no such project file", p.display())))
         }
         Some(p) => Some(p.clone()),
+        None if a.no_project => None,
         None => std::env::current_dir().ok().and_then(|d| Project::find(&d)),
     };
     let project = project_file.as_deref().map(Project::load).transpose()?;

@@ -106,6 +106,7 @@ pub fn generate(exe: &Path, file: &Path, out: &Path, index: usize, langs: &str) 
     let child = Command::new(exe)
         .args([
             "generate",
+            "--no-project",
             "--single-file",
             "--lang",
             langs,

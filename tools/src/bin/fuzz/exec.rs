@@ -148,7 +148,7 @@ fn supervise(
 ) -> std::io::Result<(Class, String, Option<i32>)> {
     let log = std::fs::File::create(slot.stderr())?;
     let mut cmd = limited(exe);
-    cmd.args(["generate", "--package-name", package, "--schemas"])
+    cmd.args(["generate", "--no-project", "--package-name", package, "--schemas"])
         .arg(slot.schemas())
         .arg("--out")
         .arg(slot.out())
