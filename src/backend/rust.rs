@@ -15,6 +15,7 @@ use crate::ir::{Ir, JsonType, Ty, TypeId, TypeKind};
 
 mod helpers;
 mod limits;
+mod serde_impl;
 mod validators;
 
 pub(crate) struct TypeCtx {
@@ -71,6 +72,8 @@ pub(crate) struct StructCtx {
     fields: Vec<FieldCtx>,
     deny_unknown: bool,
     defaults: Vec<DefaultFn>,
+    /// Hand-written serde impls for a struct with many fields ([`serde_impl`]).
+    manual: Option<Vec<serde_impl::ManualField>>,
 }
 
 pub(crate) struct FieldCtx {
@@ -682,11 +685,14 @@ impl Ctx<'_> {
                 let mut defaults = Vec::new();
                 let mut fields = self.fields(id, &s.fields, &[], true, &mut defaults);
                 fields.extend(self.extra_field(s, &fields));
-                Body::Struct(StructCtx {
+                let mut ctx = StructCtx {
                     fields,
                     deny_unknown: s.deny_unknown,
                     defaults,
-                })
+                    manual: None,
+                };
+                ctx.manual = serde_impl::manual(&ctx);
+                Body::Struct(ctx)
             }
             TypeKind::Enum(_) if large_enum(&t.kind) => {
                 is_alias = true;

@@ -148,14 +148,20 @@ fn supervise(
 ) -> std::io::Result<(Class, String, Option<i32>)> {
     let log = std::fs::File::create(slot.stderr())?;
     let mut cmd = limited(exe);
-    cmd.args(["generate", "--no-project", "--package-name", package, "--schemas"])
-        .arg(slot.schemas())
-        .arg("--out")
-        .arg(slot.out())
-        .current_dir(slot.cwd())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::from(log));
+    cmd.args([
+        "generate",
+        "--no-project",
+        "--package-name",
+        package,
+        "--schemas",
+    ])
+    .arg(slot.schemas())
+    .arg("--out")
+    .arg(slot.out())
+    .current_dir(slot.cwd())
+    .stdin(Stdio::null())
+    .stdout(Stdio::null())
+    .stderr(Stdio::from(log));
     let mut child = cmd.spawn()?;
     let start = Instant::now();
     let status = loop {
