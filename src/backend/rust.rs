@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::ir::names::{self, Lang};
 use crate::ir::{Ir, JsonType, Ty, TypeId, TypeKind};
 
+mod default_derive;
 mod helpers;
 mod limits;
 mod validators;
@@ -49,6 +50,8 @@ pub(crate) struct StructCtx {
     /// The fields, the map of undeclared properties (`#[serde(flatten)]`) last.
     fields: Vec<FieldCtx>,
     deny_unknown: bool,
+    /// Derives `Default`: `{}` is valid for the schema ([`default_derive`]).
+    derive_default: bool,
     defaults: Vec<DefaultFn>,
 }
 
@@ -258,6 +261,8 @@ struct Ctx<'a> {
     nested: std::cell::RefCell<limits::Nested>,
     /// The estimated size of each type, once known ([`Ctx::size`]).
     sizes: std::cell::RefCell<Vec<Option<usize>>>,
+    /// The structs that derive `Default` ([`default_derive`]).
+    default: Vec<bool>,
 }
 
 /// Which aliases refer to themselves through other aliases only: those on a cycle of the graph
@@ -666,6 +671,7 @@ impl Ctx<'_> {
                 Body::Struct(StructCtx {
                     fields,
                     deny_unknown: s.deny_unknown,
+                    derive_default: self.default[id],
                     defaults,
                 })
             }
@@ -1033,6 +1039,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         recursive,
         nested: Default::default(),
         sizes: std::cell::RefCell::new(vec![None; ir.types.len()]),
+        default: default_derive::default_structs(ir),
     };
     let mut files = Files::new();
     let mut module_names = Vec::new();
@@ -1117,7 +1124,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         uses.push("helpers::*".into());
     }
     mods.sort();
-    uses.push("runtime::{Error, JsonInt, ValidationErrors, Violation}".into());
+    uses.push("runtime::{Error, JsonInt, UnknownVariant, ValidationErrors, Violation}".into());
     uses.sort();
     let mods = mods.into_iter().map(|m| m.1).collect();
     let lib = LibTemplate {
