@@ -13,7 +13,9 @@ use crate::error::Result;
 use crate::ir::names::{self, Lang};
 use crate::ir::{Ir, JsonType, Ty, TypeId, TypeKind};
 
+mod default_derive;
 mod helpers;
+mod layout;
 mod limits;
 mod serde_impl;
 mod validators;
@@ -71,6 +73,8 @@ pub(crate) struct StructCtx {
     /// The fields, the map of undeclared properties (`#[serde(flatten)]`) last.
     fields: Vec<FieldCtx>,
     deny_unknown: bool,
+    /// Derives `Default`: `{}` is valid for the schema ([`default_derive`]).
+    derive_default: bool,
     defaults: Vec<DefaultFn>,
     /// Hand-written serde impls for a struct with many fields ([`serde_impl`]).
     manual: Option<Vec<serde_impl::ManualField>>,
@@ -126,6 +130,13 @@ pub(crate) struct EnumCtx {
     all_items: Vec<String>,
     /// 0: one line; 1: the list on the next line; 2: one item a line (as rustfmt lays it out).
     all_layout: u8,
+}
+
+impl EnumCtx {
+    /// `ALL`'s items on lines of their own, as rustfmt lays them out.
+    pub(crate) fn all_lines(&self) -> Vec<String> {
+        layout::array_lines(&self.all_items, 8)
+    }
 }
 
 pub(crate) struct EnumVariant {
@@ -280,6 +291,8 @@ struct Ctx<'a> {
     nested: std::cell::RefCell<limits::Nested>,
     /// The estimated size of each type, once known ([`Ctx::size`]).
     sizes: std::cell::RefCell<Vec<Option<usize>>>,
+    /// The structs that derive `Default` ([`default_derive`]).
+    default: Vec<bool>,
 }
 
 /// Which aliases refer to themselves through other aliases only: those on a cycle of the graph
@@ -688,6 +701,7 @@ impl Ctx<'_> {
                 let mut ctx = StructCtx {
                     fields,
                     deny_unknown: s.deny_unknown,
+                    derive_default: self.default[id],
                     defaults,
                     manual: None,
                 };
@@ -1058,6 +1072,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         recursive,
         nested: Default::default(),
         sizes: std::cell::RefCell::new(vec![None; ir.types.len()]),
+        default: default_derive::default_structs(ir),
     };
     let mut files = Files::new();
     let mut module_names = Vec::new();
@@ -1142,7 +1157,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         uses.push("helpers::*".into());
     }
     mods.sort();
-    uses.push("runtime::{Error, JsonInt, ValidationErrors, Violation}".into());
+    uses.push("runtime::{Error, JsonInt, UnknownVariant, ValidationErrors, Violation}".into());
     uses.sort();
     let mods = mods.into_iter().map(|m| m.1).collect();
     let lib = LibTemplate {

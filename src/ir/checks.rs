@@ -47,6 +47,19 @@ impl JsonType {
             JsonType::Integer => "integer",
         }
     }
+
+    /// The types as a `type` violation names them (`docs/validation.md`, "Messages"):
+    /// `string or null`, `(none)` for `"type": []`.
+    pub fn list_text(types: &[JsonType]) -> String {
+        if types.is_empty() {
+            return "(none)".to_string();
+        }
+        types
+            .iter()
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+            .join(" or ")
+    }
 }
 
 /// The string formats ctxgen asserts; other formats are annotations.

@@ -82,6 +82,32 @@ def test_bounded_vector(case: dict[str, Any]) -> None:
                 parse(case["instance"])
 
 
+MESSAGE_VECTORS: list[dict[str, Any]] = [
+    c for c in VECTORS["cases"] if any("message" in e for e in c.get("errors", []))
+]
+MESSAGE_CASES = [
+    pytest.param(c, id=f"{c['type']}: {c['description']}") for c in MESSAGE_VECTORS
+]
+
+
+def test_message_cases_cover_the_keywords() -> None:
+    keywords = {e["keyword"] for c in MESSAGE_VECTORS for e in c["errors"]}
+    assert len(MESSAGE_VECTORS) >= 10
+    assert {"type", "enum", "pattern", "maximum", "required", "maxDepth"} <= keywords
+
+
+@pytest.mark.parametrize("case", MESSAGE_CASES)
+def test_messages_are_the_shared_ones(case: dict[str, Any]) -> None:
+    """The same text as the Rust and TypeScript bindings (docs/validation.md)."""
+    validate, _ = pkg.TYPES[case["type"]]
+    got = sorted((v.pointer, v.keyword, v.message) for v in validate(instance(case)))
+    want = []
+    for e in case["errors"]:
+        tokens, times = e.get("repeat", ["", 0])
+        want.append((tokens * times + e["pointer"], e["keyword"], e["message"]))
+    assert got == sorted(want)
+
+
 def test_max_depth_is_the_shared_constant() -> None:
     assert rt.MAX_DEPTH == 1024
 

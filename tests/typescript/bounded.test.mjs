@@ -74,6 +74,52 @@ for (const c of vectors.cases) {
   });
 }
 
+// The messages: the same text as the Rust and Python bindings (docs/validation.md).
+const triple = (p) => `${p[0]}\u0000${p[1]}\u0000${p[2]}`;
+const triples = (list) =>
+  list.sort((a, b) =>
+    triple(a) < triple(b) ? -1 : triple(a) > triple(b) ? 1 : 0,
+  );
+const messageCases = vectors.cases.filter((c) =>
+  (c.errors ?? []).some((e) => e.message !== undefined),
+);
+
+test("the message cases cover the keywords", () => {
+  const keywords = new Set(
+    messageCases.flatMap((c) => c.errors.map((e) => e.keyword)),
+  );
+  assert.ok(messageCases.length >= 10);
+  for (const k of [
+    "type",
+    "enum",
+    "pattern",
+    "maximum",
+    "required",
+    "maxDepth",
+  ]) {
+    assert.ok(keywords.has(k), k);
+  }
+});
+
+for (const c of messageCases) {
+  test(`message of ${c.type}: ${c.description}`, () => {
+    const got = triples(
+      pkg[`validate${c.type}`](instance(c)).map((v) => [
+        v.pointer,
+        v.keyword,
+        v.message,
+      ]),
+    );
+    const want = triples(
+      c.errors.map((e) => {
+        const [tokens, times] = e.repeat ?? ["", 0];
+        return [tokens.repeat(times) + e.pointer, e.keyword, e.message];
+      }),
+    );
+    assert.deepEqual(got, want);
+  });
+}
+
 test("MAX_DEPTH is the shared constant", () => {
   assert.equal(runtime.MAX_DEPTH, 1024);
 });

@@ -199,6 +199,36 @@ impl Freshness {
     }
 }
 
+impl std::fmt::Display for Freshness {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Freshness {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for Freshness {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl Freshness {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -232,7 +262,7 @@ impl Freshness {
 }
 
 /// Number of loaded files per category (e.g. specs, docs, code).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct FileCategoryCounts {
     /// Properties the schema does not declare.
@@ -493,7 +523,7 @@ impl Capabilities {
 }
 
 /// Conversation memory state; every field is optional.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MemoryState {
     /// Messages in the thread.

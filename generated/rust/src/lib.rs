@@ -23,7 +23,7 @@ pub use common::*;
 pub use helpers::*;
 pub use message_envelope::*;
 pub use paper_context::*;
-pub use runtime::{Error, JsonInt, ValidationErrors, Violation};
+pub use runtime::{Error, JsonInt, UnknownVariant, ValidationErrors, Violation};
 pub use scheduling_context::*;
 pub use session_context::*;
 

@@ -35,6 +35,36 @@ impl DocumentType {
     }
 }
 
+impl std::fmt::Display for DocumentType {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for DocumentType {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for DocumentType {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl DocumentType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -113,6 +143,36 @@ impl ChapterType {
     }
 }
 
+impl std::fmt::Display for ChapterType {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ChapterType {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for ChapterType {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl ChapterType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -178,6 +238,36 @@ impl ChapterStatus {
     }
 }
 
+impl std::fmt::Display for ChapterStatus {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ChapterStatus {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for ChapterStatus {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl ChapterStatus {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -236,6 +326,36 @@ impl SectionStatus {
             Self::Drafted => "drafted",
             Self::Complete => "complete",
         }
+    }
+}
+
+impl std::fmt::Display for SectionStatus {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for SectionStatus {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for SectionStatus {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
@@ -304,6 +424,36 @@ impl CitationStyle {
             Self::Chicago => "Chicago",
             Self::Custom => "custom",
         }
+    }
+}
+
+impl std::fmt::Display for CitationStyle {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for CitationStyle {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for CitationStyle {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
@@ -377,6 +527,36 @@ impl MethodologyType {
     }
 }
 
+impl std::fmt::Display for MethodologyType {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for MethodologyType {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for MethodologyType {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl MethodologyType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -429,6 +609,36 @@ impl Tense {
             Self::Past => "past",
             Self::Present => "present",
         }
+    }
+}
+
+impl std::fmt::Display for Tense {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Tense {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for Tense {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
@@ -537,6 +747,36 @@ impl HeadingStyle {
     }
 }
 
+impl std::fmt::Display for HeadingStyle {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for HeadingStyle {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for HeadingStyle {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl HeadingStyle {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -592,6 +832,36 @@ impl FigurePrefix {
     }
 }
 
+impl std::fmt::Display for FigurePrefix {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for FigurePrefix {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for FigurePrefix {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl FigurePrefix {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -641,6 +911,36 @@ impl TablePrefix {
         match self {
             Self::Table => "Table",
         }
+    }
+}
+
+impl std::fmt::Display for TablePrefix {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for TablePrefix {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for TablePrefix {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
@@ -696,6 +996,36 @@ impl EquationNumbering {
             Self::RightAligned => "right-aligned",
             Self::Centered => "centered",
         }
+    }
+}
+
+impl std::fmt::Display for EquationNumbering {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for EquationNumbering {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for EquationNumbering {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
@@ -1463,6 +1793,36 @@ impl TargetType {
     }
 }
 
+impl std::fmt::Display for TargetType {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for TargetType {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for TargetType {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl TargetType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -1524,6 +1884,36 @@ impl Severity {
     }
 }
 
+impl std::fmt::Display for Severity {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Severity {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for Severity {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl Severity {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -1557,7 +1947,7 @@ impl Severity {
 }
 
 /// Per-category scores in [0.0, 1.0]; each is optional.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CategoryScores {
     /// Terminology, style consistency.

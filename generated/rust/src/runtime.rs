@@ -61,7 +61,39 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Json(e) => Some(e),
+            Error::Invalid(e) => Some(e),
+            Error::TooDeep => None,
+        }
+    }
+}
+
+/// A string that names no value of an enumeration: the error of the generated enums'
+/// `FromStr` and `TryFrom<&str>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownVariant {
+    /// The string given.
+    pub value: String,
+    /// The enumeration's values, in schema order.
+    pub allowed: Vec<&'static str>,
+}
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let allowed: Vec<String> = self.allowed.iter().map(|s| json_string(s)).collect();
+        write!(
+            f,
+            "unknown value {}: must be one of {}",
+            json_string(&self.value),
+            allowed.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
 
 /// An instance location, built only when a violation needs it. `Key` and `Index` carry the
 /// location's depth (its number of JSON Pointer reference tokens).
@@ -150,7 +182,13 @@ pub fn regex(source: &str) -> regress::Regex {
 /// a pattern on which backtracking provably takes linear time, and otherwise gives the
 /// pattern, translated to RE2 syntax with the same meaning, to the finite-automaton engine of
 /// the `regex` crate, which takes linear time on any input (`docs/validation.md`).
-pub enum Regex {
+pub struct Regex {
+    engine: Engine,
+    /// The pattern as the schema wrote it (ECMA-262), which violation messages name.
+    source: &'static str,
+}
+
+enum Engine {
     Ecma(regress::Regex),
     Linear(Box<::regex::Regex>),
 }
@@ -158,10 +196,15 @@ pub enum Regex {
 impl Regex {
     /// Whether the pattern matches somewhere in `s`.
     pub fn is_match(&self, s: &str) -> bool {
-        match self {
-            Regex::Ecma(r) => r.find(s).is_some(),
-            Regex::Linear(r) => r.is_match(s),
+        match &self.engine {
+            Engine::Ecma(r) => r.find(s).is_some(),
+            Engine::Linear(r) => r.is_match(s),
         }
+    }
+
+    /// The pattern as the schema wrote it.
+    pub fn as_str(&self) -> &'static str {
+        self.source
     }
 }
 
@@ -169,15 +212,16 @@ impl Regex {
 pub type Matcher = LazyLock<Regex>;
 
 /// A pattern for the ECMA-262 engine.
-pub fn ecma(source: &str) -> Regex {
-    Regex::Ecma(regex(source))
+pub fn ecma(source: &'static str) -> Regex {
+    Regex { engine: Engine::Ecma(regex(source)), source }
 }
 
-/// A pattern for the linear engine, in the RE2 syntax the generator wrote and checked.
-pub fn linear(source: &str) -> Regex {
-    match ::regex::Regex::new(source) {
-        Ok(r) => Regex::Linear(Box::new(r)),
-        Err(_) => ecma("[^\\s\\S]"),
+/// A pattern for the linear engine: `translated` is the RE2 syntax the generator wrote and
+/// checked for the schema's `source`.
+pub fn linear(translated: &str, source: &'static str) -> Regex {
+    match ::regex::Regex::new(translated) {
+        Ok(r) => Regex { engine: Engine::Linear(Box::new(r)), source },
+        Err(_) => Regex { engine: Engine::Ecma(regex("[^\\s\\S]")), source },
     }
 }
 
@@ -239,14 +283,23 @@ pub fn from_json<T: DeserializeOwned>(node: Node, text: &str) -> Result<T, Error
     if depth > MAX_DEPTH {
         return Err(Error::TooDeep);
     }
-    with_stack(depth, || typed(node, parse_json(text).map_err(Error::Json)?))
+    let value = with_stack(depth, || parse_json(text).map_err(Error::Json))?;
+    with_stack(depth, || typed(node, value))
 }
 
 /// Validates a value no deeper than [`MAX_DEPTH`], then builds the typed value from it.
-fn typed<T: DeserializeOwned>(node: Node, mut value: Value) -> Result<T, Error> {
+fn typed<T: DeserializeOwned>(node: Node, value: Value) -> Result<T, Error> {
+    let value = valid_value(node, value)?;
+    serde_json::from_value(value).map_err(Error::Json)
+}
+
+/// The part of [`typed`] that does not depend on the type: validation, and integral floats
+/// made integers.
+#[inline(never)]
+fn valid_value(node: Node, mut value: Value) -> Result<Value, Error> {
     check(node, &value).map_err(Error::Invalid)?;
     integral_floats_to_integers(&mut value);
-    serde_json::from_value(value).map_err(Error::Json)
+    Ok(value)
 }
 
 /// Decodes an untagged union as its validator decides: the variant of the first branch
@@ -263,7 +316,7 @@ where
     D: serde::Deserializer<'de>,
 {
     let value = Value::deserialize(deserializer)?;
-    if let Some(i) = branches.iter().position(|n| is_valid(*n, &value)) {
+    if let Some(i) = first_branch(branches, &value) {
         return build(i, value).map_err(serde::de::Error::custom);
     }
     for i in 0..branches.len() {
@@ -272,6 +325,86 @@ where
         }
     }
     Err(serde::de::Error::custom("the value matches no variant of the union"))
+}
+
+/// The members of a JSON object on their way into a struct with many fields: the generated
+/// `Deserialize` of such a struct takes each field out with one call of these methods, instead
+/// of serde's derived visitor, whose size grows with the fields inlined into it.
+pub struct Members(serde_json::Map<String, Value>);
+
+impl<'de> Deserialize<'de> for Members {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_json::Map::deserialize(deserializer).map(Members)
+    }
+}
+
+impl Members {
+    /// A member that must be present.
+    #[inline(never)]
+    pub fn required<T: DeserializeOwned>(&mut self, key: &'static str) -> serde_json::Result<T> {
+        match self.0.remove(key) {
+            Some(v) => serde_json::from_value(v),
+            None => Err(serde::de::Error::missing_field(key)),
+        }
+    }
+
+    /// An optional member: `None` when absent (or, for `Option<T>` of a `T` without `null`,
+    /// when `null`).
+    #[inline(never)]
+    pub fn optional<T: DeserializeOwned>(
+        &mut self,
+        key: &'static str,
+    ) -> serde_json::Result<Option<T>> {
+        match self.0.remove(key) {
+            Some(v) => serde_json::from_value(v),
+            None => Ok(None),
+        }
+    }
+
+    /// An optional member whose type holds `null`: `Some` of whatever is present, `null`
+    /// included (see [`some`]).
+    #[inline(never)]
+    pub fn present<T: DeserializeOwned>(
+        &mut self,
+        key: &'static str,
+    ) -> serde_json::Result<Option<T>> {
+        self.0.remove(key).map(serde_json::from_value).transpose()
+    }
+
+    /// Every member not taken yet.
+    #[inline(never)]
+    pub fn rest<T: DeserializeOwned>(
+        &mut self,
+    ) -> serde_json::Result<std::collections::BTreeMap<String, T>> {
+        std::mem::take(&mut self.0)
+            .into_iter()
+            .map(|(k, v)| serde_json::from_value(v).map(|v| (k, v)))
+            .collect()
+    }
+
+    /// An error when a member was not taken (`additionalProperties: false`).
+    pub fn deny_unknown(&self) -> serde_json::Result<()> {
+        match self.0.keys().next() {
+            Some(k) => Err(serde::de::Error::unknown_field(k, &[])),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Writes one member of a struct with many fields (see [`Members`]).
+#[inline(never)]
+pub fn entry<M: serde::ser::SerializeMap, T: Serialize + ?Sized>(
+    map: &mut M,
+    key: &str,
+    value: &T,
+) -> Result<(), M::Error> {
+    map.serialize_entry(key, value)
+}
+
+/// The first branch that accepts the value.
+#[inline(never)]
+fn first_branch(branches: &[Node], value: &Value) -> Option<usize> {
+    branches.iter().position(|n| is_valid(*n, value))
 }
 
 /// Deserializes a present optional field, `null` included: with `#[serde(default)]` an absent
@@ -540,8 +673,7 @@ pub fn to_json<T: Serialize>(value: &T) -> Result<String, Error> {
 pub fn validate<T: Serialize>(node: Node, value: &T) -> Result<(), ValidationErrors> {
     // A value as deep as this crate parses (`MAX_DEPTH` levels) takes a few megabytes of stack
     // to serialize in a debug build, well under one in a release build.
-    let json =
-        stacker::maybe_grow(4 * 1024 * 1024, 32 * 1024 * 1024, || serde_json::to_value(value));
+    let json = grow(4 * 1024 * 1024, || serde_json::to_value(value));
     match json {
         Ok(v) => check(node, &v),
         Err(e) => Err(ValidationErrors(vec![Violation {
@@ -613,17 +745,6 @@ fn is_integer(v: &Value) -> bool {
     }
 }
 
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Object(_) => "object",
-        Value::Array(_) => "array",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-    }
-}
-
 pub fn types(v: &Value, types: &[Type], at: &Loc<'_>, r: &mut Report) -> bool {
     let ok = types.iter().any(|t| match t {
         Type::Null => v.is_null(),
@@ -634,27 +755,128 @@ pub fn types(v: &Value, types: &[Type], at: &Loc<'_>, r: &mut Report) -> bool {
         Type::String => v.is_string(),
         Type::Integer => is_integer(v),
     });
-    ok || r.fail(at, "type", || format!("{} is not of type {types:?}", type_name(v)))
+    ok || r.fail(at, "type", || format!("must be of type {}", type_list(types)))
+}
+
+impl Type {
+    /// The name of the type, as the schema writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Type::Null => "null",
+            Type::Boolean => "boolean",
+            Type::Object => "object",
+            Type::Array => "array",
+            Type::Number => "number",
+            Type::String => "string",
+            Type::Integer => "integer",
+        }
+    }
+}
+
+fn type_list(types: &[Type]) -> String {
+    if types.is_empty() {
+        return "(none)".to_string();
+    }
+    types.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(" or ")
+}
+
+// Messages (docs/validation.md, "Messages"): the same text in every language. Values are
+// written as canonical JSON: numbers as JavaScript writes their double, object members sorted
+// by name (code point order), no spaces.
+
+/// A number as JavaScript's `Number.prototype.toString` writes it: the shortest digits that
+/// read back as the same double, in positional notation from 1e-7 up to 1e21.
+pub fn number_text(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".to_string();
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
+    }
+    if x < 0.0 {
+        return format!("-{}", number_text(-x));
+    }
+    // Rust writes the shortest round-trip digits too: `1.2345e2`, `5e-7`.
+    let sci = format!("{x:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let k = digits.len() as i64;
+    let n = exp.parse::<i64>().unwrap_or(0) + 1;
+    if k <= n && n <= 21 {
+        digits + &"0".repeat((n - k) as usize)
+    } else if 0 < n && n <= 21 {
+        let (int, frac) = digits.split_at(n as usize);
+        format!("{int}.{frac}")
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat(-n as usize))
+    } else {
+        let e = n - 1;
+        let sign = if e < 0 { '-' } else { '+' };
+        let (first, rest) = digits.split_at(1);
+        let dot = if rest.is_empty() { "" } else { "." };
+        format!("{first}{dot}{rest}e{sign}{}", e.abs())
+    }
+}
+
+/// A string as a JSON string literal.
+pub fn json_string(s: &str) -> String {
+    Value::from(s).to_string()
+}
+
+/// A JSON value as canonical JSON text.
+pub fn json_text(v: &Value) -> String {
+    match v {
+        Value::Number(n) => number_text(n.as_f64().unwrap_or(f64::NAN)),
+        Value::String(s) => json_string(s),
+        Value::Array(a) => format!("[{}]", a.iter().map(json_text).collect::<Vec<_>>().join(",")),
+        Value::Object(o) => {
+            let mut members: Vec<(&String, &Value)> = o.iter().collect();
+            members.sort_by(|a, b| a.0.cmp(b.0));
+            let members: Vec<String> = members
+                .iter()
+                .map(|(k, x)| format!("{}:{}", json_string(k), json_text(x)))
+                .collect();
+            let mut text = String::from('{');
+            text.push_str(&members.join(","));
+            text.push('}');
+            text
+        }
+        other => other.to_string(),
+    }
 }
 
 pub fn constant(v: &Value, c: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    equal(v, c) || r.fail(at, "const", || format!("must be {c}"))
+    equal(v, c) || r.fail(at, "const", || format!("must be equal to {}", json_text(c)))
 }
 
 pub fn enumeration(v: &Value, values: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     values.as_array().is_some_and(|a| a.iter().any(|c| equal(v, c)))
-        || r.fail(at, "enum", || format!("{v} is not one of the allowed values"))
+        || r.fail(at, "enum", || {
+            let values = values.as_array().map(Vec::as_slice).unwrap_or_default();
+            format!(
+                "must be one of {}",
+                values.iter().map(json_text).collect::<Vec<_>>().join(", ")
+            )
+        })
 }
 
 pub fn enum_str(v: &Value, values: &[&str], at: &Loc<'_>, r: &mut Report) -> bool {
     v.as_str().is_some_and(|s| values.contains(&s))
-        || r.fail(at, "enum", || format!("{v} is not one of {values:?}"))
+        || r.fail(at, "enum", || {
+            format!(
+                "must be one of {}",
+                values.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(", ")
+            )
+        })
 }
 
 pub fn min_length(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
     match v.as_str() {
         Some(s) if (s.chars().count() as u64) < n => {
-            r.fail(at, "minLength", || format!("shorter than {n} characters"))
+            r.fail(at, "minLength", || format!("is shorter than {n} characters"))
         }
         _ => true,
     }
@@ -663,7 +885,7 @@ pub fn min_length(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
 pub fn max_length(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
     match v.as_str() {
         Some(s) if (s.chars().count() as u64) > n => {
-            r.fail(at, "maxLength", || format!("longer than {n} characters"))
+            r.fail(at, "maxLength", || format!("is longer than {n} characters"))
         }
         _ => true,
     }
@@ -672,7 +894,7 @@ pub fn max_length(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
 pub fn pattern(v: &Value, re: &Matcher, at: &Loc<'_>, r: &mut Report) -> bool {
     match v.as_str() {
         Some(s) if !re.is_match(s) => {
-            r.fail(at, "pattern", || format!("{v} does not match the pattern"))
+            r.fail(at, "pattern", || format!("does not match {}", re.as_str()))
         }
         _ => true,
     }
@@ -686,7 +908,7 @@ pub fn count_words(s: &str) -> usize {
 pub fn max_words(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
     match v.as_str() {
         Some(s) if count_words(s) as u64 > n => {
-            r.fail(at, "x-max-words", || format!("more than {n} words"))
+            r.fail(at, "x-max-words", || format!("has more than {n} words"))
         }
         _ => true,
     }
@@ -696,31 +918,32 @@ fn number_check(
     v: &Value,
     ok: impl Fn(f64) -> bool,
     keyword: &'static str,
+    message: impl FnOnce() -> String,
     at: &Loc<'_>,
     r: &mut Report,
 ) -> bool {
     match v.as_f64() {
-        Some(x) if v.is_number() && !ok(x) => {
-            r.fail(at, keyword, || format!("{v} is out of range"))
-        }
+        Some(x) if v.is_number() && !ok(x) => r.fail(at, keyword, message),
         _ => true,
     }
 }
 
 pub fn minimum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
-    number_check(v, |x| x >= n, "minimum", at, r)
+    number_check(v, |x| x >= n, "minimum", || format!("must be >= {}", number_text(n)), at, r)
 }
 
 pub fn maximum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
-    number_check(v, |x| x <= n, "maximum", at, r)
+    number_check(v, |x| x <= n, "maximum", || format!("must be <= {}", number_text(n)), at, r)
 }
 
 pub fn exclusive_minimum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
-    number_check(v, |x| x > n, "exclusiveMinimum", at, r)
+    let message = || format!("must be > {}", number_text(n));
+    number_check(v, |x| x > n, "exclusiveMinimum", message, at, r)
 }
 
 pub fn exclusive_maximum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
-    number_check(v, |x| x < n, "exclusiveMaximum", at, r)
+    let message = || format!("must be < {}", number_text(n));
+    number_check(v, |x| x < n, "exclusiveMaximum", message, at, r)
 }
 
 pub fn multiple_of(v: &Value, m: f64, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -731,6 +954,7 @@ pub fn multiple_of(v: &Value, m: f64, at: &Loc<'_>, r: &mut Report) -> bool {
             q.is_finite() && (q - (q + 0.5).floor()).abs() <= 1e-9 * q.abs().max(1.0)
         },
         "multipleOf",
+        || format!("must be a multiple of {}", number_text(m)),
         at,
         r,
     )
@@ -739,7 +963,7 @@ pub fn multiple_of(v: &Value, m: f64, at: &Loc<'_>, r: &mut Report) -> bool {
 pub fn min_items(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
     match v.as_array() {
         Some(a) if (a.len() as u64) < n => {
-            r.fail(at, "minItems", || format!("fewer than {n} items"))
+            r.fail(at, "minItems", || format!("has fewer than {n} items"))
         }
         _ => true,
     }
@@ -748,7 +972,7 @@ pub fn min_items(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
 pub fn max_items(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
     match v.as_array() {
         Some(a) if (a.len() as u64) > n => {
-            r.fail(at, "maxItems", || format!("more than {n} items"))
+            r.fail(at, "maxItems", || format!("has more than {n} items"))
         }
         _ => true,
     }
@@ -756,7 +980,7 @@ pub fn max_items(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
 
 pub fn unique_items(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let Some(a) = v.as_array() else { return true };
-    all_distinct(a) || r.fail(at, "uniqueItems", || "items are not unique".to_string())
+    all_distinct(a) || r.fail(at, "uniqueItems", || "has duplicate items".to_string())
 }
 
 pub fn prefix_items(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
@@ -787,7 +1011,7 @@ pub fn no_items(
     let Some(a) = v.as_array() else { return true };
     let mut ok = true;
     for i in from..a.len() {
-        ok &= r.fail(&at.index(i), keyword, || "no item allowed here".to_string());
+        ok &= r.fail(&at.index(i), keyword, || "no item is allowed here".to_string());
     }
     ok
 }
@@ -805,10 +1029,10 @@ pub fn contains(
         a.iter().enumerate().filter(|(i, item)| quick(node, item, &at.index(*i))).count() as u64;
     let mut ok = true;
     if count < min {
-        ok &= r.fail(at, "contains", || format!("fewer than {min} matching items"));
+        ok &= r.fail(at, "contains", || format!("has fewer than {min} matching items"));
     }
-    if max.is_some_and(|m| count > m) {
-        ok &= r.fail(at, "maxContains", || "too many matching items".to_string());
+    if let Some(max) = max.filter(|m| count > *m) {
+        ok &= r.fail(at, "maxContains", || format!("has more than {max} matching items"));
     }
     ok
 }
@@ -872,10 +1096,15 @@ pub fn no_additional_properties(
     r: &mut Report,
 ) -> bool {
     let Some(o) = v.as_object() else { return true };
-    let extra: Vec<&str> =
+    let mut extra: Vec<&str> =
         o.keys().map(String::as_str).filter(|n| is_additional(n, known, pats)).collect();
     extra.is_empty()
-        || r.fail(at, "additionalProperties", || format!("unexpected properties {extra:?}"))
+        || r.fail(at, "additionalProperties", || {
+            extra.sort_unstable();
+            let what = if extra.len() == 1 { "property" } else { "properties" };
+            let names: Vec<String> = extra.iter().map(|n| json_string(n)).collect();
+            format!("has unexpected {what} {}", names.join(", "))
+        })
 }
 
 pub fn required(v: &Value, names: &[&str], at: &Loc<'_>, r: &mut Report) -> bool {
@@ -883,7 +1112,9 @@ pub fn required(v: &Value, names: &[&str], at: &Loc<'_>, r: &mut Report) -> bool
     let mut ok = true;
     for name in names {
         if !o.contains_key(*name) {
-            ok &= r.fail(at, "required", || format!("\"{name}\" is required"));
+            ok &= r.fail(at, "required", || {
+                format!("is missing required property {}", json_string(name))
+            });
         }
     }
     ok
@@ -892,7 +1123,7 @@ pub fn required(v: &Value, names: &[&str], at: &Loc<'_>, r: &mut Report) -> bool
 pub fn min_properties(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
     match v.as_object() {
         Some(o) if (o.len() as u64) < n => {
-            r.fail(at, "minProperties", || format!("fewer than {n} properties"))
+            r.fail(at, "minProperties", || format!("has fewer than {n} properties"))
         }
         _ => true,
     }
@@ -901,7 +1132,7 @@ pub fn min_properties(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
 pub fn max_properties(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
     match v.as_object() {
         Some(o) if (o.len() as u64) > n => {
-            r.fail(at, "maxProperties", || format!("more than {n} properties"))
+            r.fail(at, "maxProperties", || format!("has more than {n} properties"))
         }
         _ => true,
     }
@@ -912,8 +1143,9 @@ pub fn property_names(v: &Value, node: Node, at: &Loc<'_>, r: &mut Report) -> bo
     let mut ok = true;
     for name in o.keys() {
         if !quick(node, &Value::String(name.clone()), at) {
-            ok &=
-                r.fail(at, "propertyNames", || format!("property name \"{name}\" is not allowed"));
+            ok &= r.fail(at, "propertyNames", || {
+                format!("property name {} is not allowed", json_string(name))
+            });
         }
     }
     ok
@@ -932,7 +1164,11 @@ pub fn dependent_required(
             for n in *needed {
                 if !o.contains_key(*n) {
                     ok &= r.fail(at, "dependentRequired", || {
-                        format!("\"{n}\" is required with \"{name}\"")
+                        format!(
+                            "is missing property {}, required when {} is present",
+                            json_string(n),
+                            json_string(name)
+                        )
                     });
                 }
             }
@@ -959,8 +1195,7 @@ pub fn any_of(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
 
 pub fn one_of(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
     let matched = nodes.iter().filter(|n| quick(**n, v, at)).count();
-    matched == 1
-        || r.fail(at, "oneOf", || format!("matches {matched} of the alternatives, not exactly one"))
+    matched == 1 || r.fail(at, "oneOf", || "must match exactly one of the alternatives".to_string())
 }
 
 pub fn not(v: &Value, node: Node, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1002,9 +1237,30 @@ pub enum Format {
     Regex,
 }
 
+impl Format {
+    /// The format's name, as the schema writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::DateTime => "date-time",
+            Format::Date => "date",
+            Format::Time => "time",
+            Format::Duration => "duration",
+            Format::Email => "email",
+            Format::Hostname => "hostname",
+            Format::Ipv4 => "ipv4",
+            Format::Ipv6 => "ipv6",
+            Format::Uri => "uri",
+            Format::UriReference => "uri-reference",
+            Format::Uuid => "uuid",
+            Format::JsonPointer => "json-pointer",
+            Format::Regex => "regex",
+        }
+    }
+}
+
 pub fn format(v: &Value, f: Format, at: &Loc<'_>, r: &mut Report) -> bool {
     let Some(s) = v.as_str() else { return true };
-    super::formats::check(f, s) || r.fail(at, "format", || format!("{v} is not a valid {f:?}"))
+    super::formats::check(f, s) || r.fail(at, "format", || format!("is not a valid {}", f.as_str()))
 }
 
 // Bounds on hostile instances (docs/validation.md, "Nesting" and "uniqueItems").
@@ -1028,7 +1284,9 @@ const STACK_PER_LEVEL: usize = 64 * 1024;
 #[inline]
 pub fn guard(node: Node, v: &Value, at: &Loc<'_>, r: &mut Report) -> Option<bool> {
     if at.depth() as usize > MAX_DEPTH {
-        return Some(r.fail(at, "maxDepth", || format!("nested deeper than {MAX_DEPTH} levels")));
+        return Some(
+            r.fail(at, "maxDepth", || format!("is nested deeper than {MAX_DEPTH} levels")),
+        );
     }
     if stacker::remaining_stack().is_some_and(|left| left < RED_ZONE) {
         return Some(stacker::grow(SEGMENT, || node(v, at, r)));
@@ -1039,6 +1297,21 @@ pub fn guard(node: Node, v: &Value, at: &Loc<'_>, r: &mut Report) -> Option<bool
 /// Runs `f`, which handles a value nested `depth` levels deep, where the stack has room for it.
 fn with_stack<R>(depth: usize, f: impl FnOnce() -> R) -> R {
     let need = depth.saturating_mul(STACK_PER_LEVEL).saturating_add(RED_ZONE);
+    grow(need, f)
+}
+
+/// Runs `f` with at least `need` bytes of stack. Every caller goes through one instance of
+/// `stacker::maybe_grow` (for `&mut dyn FnMut()`): a generic call per type and closure would
+/// make thousands of copies of it in a large crate, and release builds slow.
+fn grow<R>(need: usize, f: impl FnOnce() -> R) -> R {
+    let mut f = Some(f);
+    let mut out = None;
+    grow_dyn(need, &mut || out = f.take().map(|f| f()));
+    out.expect("the closure ran")
+}
+
+#[inline(never)]
+fn grow_dyn(need: usize, f: &mut dyn FnMut()) {
     stacker::maybe_grow(need, need.saturating_add(RED_ZONE), f)
 }
 

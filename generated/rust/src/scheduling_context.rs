@@ -46,6 +46,36 @@ impl Engagement {
     }
 }
 
+impl std::fmt::Display for Engagement {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Engagement {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for Engagement {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl Engagement {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -169,6 +199,36 @@ impl AttendeeActionType {
     }
 }
 
+impl std::fmt::Display for AttendeeActionType {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for AttendeeActionType {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for AttendeeActionType {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl AttendeeActionType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -231,6 +291,36 @@ impl ReplySubtype {
     }
 }
 
+impl std::fmt::Display for ReplySubtype {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ReplySubtype {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for ReplySubtype {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl ReplySubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -280,6 +370,36 @@ impl WaitSubtype {
         match self {
             Self::Attendee => "attendee",
         }
+    }
+}
+
+impl std::fmt::Display for WaitSubtype {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for WaitSubtype {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for WaitSubtype {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
@@ -335,6 +455,36 @@ impl ConfirmSubtype {
             Self::PendingOthers => "pending_others",
             Self::Finalized => "finalized",
         }
+    }
+}
+
+impl std::fmt::Display for ConfirmSubtype {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ConfirmSubtype {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for ConfirmSubtype {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
@@ -396,6 +546,36 @@ impl EscalateSubtype {
     }
 }
 
+impl std::fmt::Display for EscalateSubtype {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for EscalateSubtype {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for EscalateSubtype {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl EscalateSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -454,6 +634,36 @@ impl CloseSubtype {
     }
 }
 
+impl std::fmt::Display for CloseSubtype {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for CloseSubtype {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for CloseSubtype {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl CloseSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -487,7 +697,7 @@ impl CloseSubtype {
 }
 
 /// Metadata of a row whose requirement is `{}`: an empty object.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct EmptyMetadata {}
@@ -758,6 +968,36 @@ impl EventActionType {
     }
 }
 
+impl std::fmt::Display for EventActionType {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for EventActionType {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for EventActionType {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl EventActionType {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -821,6 +1061,36 @@ impl CoordinationInProgressSubtype {
             Self::GettingAlternatives => "getting_alternatives",
             Self::AllConfirmed => "all_confirmed",
         }
+    }
+}
+
+impl std::fmt::Display for CoordinationInProgressSubtype {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for CoordinationInProgressSubtype {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for CoordinationInProgressSubtype {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
@@ -894,6 +1164,36 @@ impl WaitingForDecisionSubtype {
     }
 }
 
+impl std::fmt::Display for WaitingForDecisionSubtype {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for WaitingForDecisionSubtype {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for WaitingForDecisionSubtype {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl WaitingForDecisionSubtype {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -946,6 +1246,36 @@ impl CompleteSubtype {
             Self::Scheduled => "scheduled",
             Self::Cancelled => "cancelled",
         }
+    }
+}
+
+impl std::fmt::Display for CompleteSubtype {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for CompleteSubtype {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for CompleteSubtype {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
@@ -1404,6 +1734,36 @@ impl MessageDirection {
             Self::Inbound => "inbound",
             Self::Outbound => "outbound",
         }
+    }
+}
+
+impl std::fmt::Display for MessageDirection {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for MessageDirection {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for MessageDirection {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 

@@ -94,6 +94,36 @@ impl AgentFamily {
     }
 }
 
+impl std::fmt::Display for AgentFamily {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for AgentFamily {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for AgentFamily {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 impl AgentFamily {
     /// Parses JSON text and checks it against the schema.
     pub fn from_json(text: &str) -> Result<Self, Error> {
@@ -149,6 +179,36 @@ impl CognitiveMode {
             Self::Divergent => "divergent",
             Self::Mixed => "mixed",
         }
+    }
+}
+
+impl std::fmt::Display for CognitiveMode {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for CognitiveMode {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for CognitiveMode {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
@@ -210,6 +270,36 @@ impl AgentModel {
             Self::Haiku => "haiku",
             Self::Auto => "auto",
         }
+    }
+}
+
+impl std::fmt::Display for AgentModel {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for AgentModel {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for AgentModel {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
@@ -432,7 +522,7 @@ impl Blocker {
 }
 
 /// Confidence per category, each in [0.0, 1.0] and optional.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ConfidenceBreakdown {
     /// How reliable are the sources?
@@ -588,6 +678,36 @@ impl ArtifactType {
             Self::Analysis => "analysis",
             Self::Synthesis => "synthesis",
         }
+    }
+}
+
+impl std::fmt::Display for ArtifactType {
+    /// Writes the value as it appears in JSON.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ArtifactType {
+    type Err = rt::UnknownVariant;
+
+    /// Reads the value from its JSON string (without quotes).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match Self::ALL.into_iter().find(|v| v.as_str() == s) {
+            Some(v) => Ok(v),
+            None => Err(rt::UnknownVariant {
+                value: s.to_string(),
+                allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
+            }),
+        }
+    }
+}
+
+impl std::convert::TryFrom<&str> for ArtifactType {
+    type Error = rt::UnknownVariant;
+
+    fn try_from(s: &str) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 

@@ -34,7 +34,7 @@ export interface Violation {
   readonly pointer: string;
   /** The schema keyword that failed (`type`, `required`, `anyOf`, …). */
   readonly keyword: string;
-  /** A human-readable explanation (wording may differ between languages). */
+  /** Why, in the same words in every language (docs/validation.md, "Messages"). */
   readonly message: string;
 }
 
@@ -83,25 +83,111 @@ function token(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-function message(keyword: string, param: unknown): string {
-  const p = typeof param === "string" ? JSON.stringify(param) : String(param);
+/** Orders strings by code point (not by UTF-16 code unit, as `sort()` does). */
+function byCodePoint(a: string, b: string): number {
+  const x = Array.from(a);
+  const y = Array.from(b);
+  for (let i = 0; i < x.length && i < y.length; i++) {
+    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+/** A value as canonical JSON, as violation messages write values: numbers as JavaScript
+ * writes them, object members sorted by name (code point order), no spaces. */
+export function jsonText(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map(jsonText).join(",")}]`;
+  }
+  if (typeof value === "object" && value !== null) {
+    const o = value as JsonObject;
+    const keys = Object.keys(o).sort(byCodePoint);
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${jsonText(o[k])}`).join(",")}}`;
+  }
+  if (typeof value === "string") return JSON.stringify(value);
+  return String(value);
+}
+
+/** The values of an enumeration (a `Set` or an array), as canonical JSON, in schema order. */
+function listText(values: unknown): string {
+  const items: readonly unknown[] =
+    values instanceof Set || Array.isArray(values) ? Array.from(values) : [];
+  return items.map(jsonText).join(", ");
+}
+
+/** The message of a violation of `keyword`; `param` is what the keyword names. */
+export function message(keyword: string, param?: unknown): string {
+  const n = String(param);
   switch (keyword) {
-    case "type":
-      return `must be of type ${String(param)}`;
-    case "required":
-      return `missing required property ${p}`;
-    case "additionalProperties":
-      return "has properties the schema does not allow";
-    case "enum":
-      return "must be one of the allowed values";
-    case "const":
-      return "must equal the constant value";
     case "false":
       return "no value is allowed here";
+    case "type":
+      return `must be of type ${n}`;
+    case "const":
+      return `must be equal to ${jsonText(param)}`;
+    case "enum":
+      return `must be one of ${listText(param)}`;
+    case "minLength":
+      return `is shorter than ${n} characters`;
+    case "maxLength":
+      return `is longer than ${n} characters`;
+    case "pattern":
+      return `does not match ${n}`;
+    case "format":
+      return `is not a valid ${n}`;
+    case "x-max-words":
+      return `has more than ${n} words`;
+    case "minimum":
+      return `must be >= ${n}`;
+    case "maximum":
+      return `must be <= ${n}`;
+    case "exclusiveMinimum":
+      return `must be > ${n}`;
+    case "exclusiveMaximum":
+      return `must be < ${n}`;
+    case "multipleOf":
+      return `must be a multiple of ${n}`;
+    case "minItems":
+      return `has fewer than ${n} items`;
+    case "maxItems":
+      return `has more than ${n} items`;
+    case "uniqueItems":
+      return "has duplicate items";
+    case "items":
+    case "additionalItems":
+      return "no item is allowed here";
+    case "contains":
+      return `has fewer than ${n} matching items`;
+    case "maxContains":
+      return `has more than ${n} matching items`;
+    case "additionalProperties": {
+      const names: readonly unknown[] = Array.isArray(param) ? param : [];
+      const what = names.length === 1 ? "property" : "properties";
+      return `has unexpected ${what} ${listText(names)}`;
+    }
+    case "required":
+      return `is missing required property ${jsonText(param)}`;
+    case "minProperties":
+      return `has fewer than ${n} properties`;
+    case "maxProperties":
+      return `has more than ${n} properties`;
+    case "propertyNames":
+      return `property name ${jsonText(param)} is not allowed`;
+    case "dependentRequired": {
+      const [name, by]: readonly unknown[] = Array.isArray(param) ? param : [];
+      return `is missing property ${jsonText(name)}, required when ${jsonText(by)} is present`;
+    }
+    case "anyOf":
+      return "matches none of the alternatives";
+    case "oneOf":
+      return "must match exactly one of the alternatives";
+    case "not":
+      return "matches a schema it must not match";
     case "maxDepth":
-      return `nested deeper than ${String(param)} levels`;
+      return `is nested deeper than ${n} levels`;
     default:
-      return param === undefined ? `fails ${keyword}` : `fails ${keyword} ${p}`;
+      return `fails ${keyword}`;
   }
 }
 
@@ -329,6 +415,20 @@ export function hasUnknown(
 }
 
 /** True when the name is neither listed nor matched by a pattern. */
+/** The names of an object's properties that are neither listed nor matched, sorted by code
+ * point (for the `additionalProperties` message). */
+export function unknownKeys(
+  o: JsonObject,
+  known: ReadonlySet<string>,
+  patterns?: readonly Matcher[],
+): string[] {
+  const names: string[] = [];
+  for (const k in o) {
+    if (isUnknown(k, known, patterns)) names.push(k);
+  }
+  return names.sort(byCodePoint);
+}
+
 export function isUnknown(
   k: string,
   known: ReadonlySet<string>,

@@ -13,6 +13,7 @@ import {
   maxWords,
   report,
   sub,
+  unknownKeys,
 } from "./runtime.js";
 import type { Path, Reporter } from "./runtime.js";
 
@@ -407,7 +408,7 @@ export function n8(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p6 !== undefined && !E0.has(p6)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "freshness"), "enum");
+      ok = report(r, sub(r, at, "freshness"), "enum", E0);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -452,7 +453,7 @@ export function n10(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E0.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E0);
   }
   return ok;
 }
@@ -875,7 +876,7 @@ export function n26(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E2.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E2);
   }
   return ok;
 }
@@ -889,7 +890,7 @@ export function n27(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E3.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E3);
   }
   return ok;
 }
@@ -903,7 +904,7 @@ export function n28(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E4.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E4);
   }
   return ok;
 }
@@ -917,7 +918,7 @@ export function n29(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E5.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E5);
   }
   return ok;
 }
@@ -931,7 +932,7 @@ export function n30(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E6.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E6);
   }
   return ok;
 }
@@ -945,7 +946,7 @@ export function n31(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E7.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E7);
   }
   return ok;
 }
@@ -959,7 +960,7 @@ export function n32(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E8.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E8);
   }
   return ok;
 }
@@ -979,7 +980,7 @@ export function n33(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E8.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methods"), "enum");
+      ok = report(r, sub(r, at, "methods"), "enum", E8);
     }
     const p1 = v["results"];
     if (p1 !== undefined && typeof p1 !== "string") {
@@ -988,7 +989,7 @@ export function n33(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p1 !== undefined && !E8.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "results"), "enum");
+      ok = report(r, sub(r, at, "results"), "enum", E8);
     }
     const p2 = v["discussion"];
     if (p2 !== undefined && typeof p2 !== "string") {
@@ -997,7 +998,7 @@ export function n33(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p2 !== undefined && !E8.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "discussion"), "enum");
+      ok = report(r, sub(r, at, "discussion"), "enum", E8);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1024,7 +1025,7 @@ export function n34(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E9.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E9);
   }
   return ok;
 }
@@ -1038,7 +1039,7 @@ export function n35(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E10.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E10);
   }
   return ok;
 }
@@ -1052,7 +1053,7 @@ export function n36(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E11.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E11);
   }
   return ok;
 }
@@ -1066,7 +1067,7 @@ export function n37(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E12.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E12);
   }
   return ok;
 }
@@ -1086,7 +1087,7 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E9.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "heading_style"), "enum");
+      ok = report(r, sub(r, at, "heading_style"), "enum", E9);
     }
     const p1 = v["figure_prefix"];
     if (p1 !== undefined && typeof p1 !== "string") {
@@ -1095,7 +1096,7 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p1 !== undefined && !E10.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "figure_prefix"), "enum");
+      ok = report(r, sub(r, at, "figure_prefix"), "enum", E10);
     }
     const p2 = v["table_prefix"];
     if (p2 !== undefined && typeof p2 !== "string") {
@@ -1104,7 +1105,7 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p2 !== undefined && !E11.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "table_prefix"), "enum");
+      ok = report(r, sub(r, at, "table_prefix"), "enum", E11);
     }
     const p3 = v["equation_numbering"];
     if (p3 !== undefined && typeof p3 !== "string") {
@@ -1113,7 +1114,7 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p3 !== undefined && !E12.has(p3)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "equation_numbering"), "enum");
+      ok = report(r, sub(r, at, "equation_numbering"), "enum", E12);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1150,7 +1151,7 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E6.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "citation_style"), "enum");
+      ok = report(r, sub(r, at, "citation_style"), "enum", E6);
     }
     const p1 = v["methodology_type"];
     if (p1 !== undefined && typeof p1 !== "string") {
@@ -1159,7 +1160,7 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p1 !== undefined && !E7.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methodology_type"), "enum");
+      ok = report(r, sub(r, at, "methodology_type"), "enum", E7);
     }
     const p2 = v["tense_rules"];
     if (p2 !== undefined && !n33(p2, sub(r, at, "tense_rules"), r)) {
@@ -1203,7 +1204,7 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E6.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "citation_style"), "enum");
+      ok = report(r, sub(r, at, "citation_style"), "enum", E6);
     }
     const p1 = v["methodology_type"];
     if (p1 !== undefined && typeof p1 !== "string") {
@@ -1212,7 +1213,7 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p1 !== undefined && !E7.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methodology_type"), "enum");
+      ok = report(r, sub(r, at, "methodology_type"), "enum", E7);
     }
     const p2 = v["tense_rules"];
     if (p2 !== undefined && !n33(p2, sub(r, at, "tense_rules"), r)) {
@@ -1259,7 +1260,7 @@ export function n41(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E6.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "citation_style"), "enum");
+      ok = report(r, sub(r, at, "citation_style"), "enum", E6);
     }
     const p1 = v["methodology_type"];
     if (p1 !== undefined && typeof p1 !== "string") {
@@ -1268,7 +1269,7 @@ export function n41(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p1 !== undefined && !E7.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methodology_type"), "enum");
+      ok = report(r, sub(r, at, "methodology_type"), "enum", E7);
     }
     const p2 = v["tense_for_section"];
     if (p2 !== undefined && typeof p2 !== "string") {
@@ -1277,7 +1278,7 @@ export function n41(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p2 !== undefined && !E8.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "tense_for_section"), "enum");
+      ok = report(r, sub(r, at, "tense_for_section"), "enum", E8);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1360,7 +1361,7 @@ export function n43(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p2 !== undefined && !E3.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_type"), "enum");
+      ok = report(r, sub(r, at, "chapter_type"), "enum", E3);
     }
     const p3 = v["word_budget"];
     if (p3 !== undefined && !n4(p3, sub(r, at, "word_budget"), r)) {
@@ -1434,7 +1435,7 @@ export function n45(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p1 !== undefined && !E4.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "status"), "enum");
+      ok = report(r, sub(r, at, "status"), "enum", E4);
     }
     const p2 = v["summary"];
     if (p2 !== undefined && !n46(p2, sub(r, at, "summary"), r)) {
@@ -1555,7 +1556,7 @@ export function n48(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p2 !== undefined && !E2.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "document_type"), "enum");
+      ok = report(r, sub(r, at, "document_type"), "enum", E2);
     }
     const p3 = v["research_questions"];
     if (p3 !== undefined && !n44(p3, sub(r, at, "research_questions"), r)) {
@@ -1610,7 +1611,7 @@ export function n48(v: unknown, at: Path, r: Reporter): boolean {
     const p13 = v["venue"];
     if (p13 !== undefined && !(typeof p13 === "string" || p13 === null)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "venue"), "type", "string, null");
+      ok = report(r, sub(r, at, "venue"), "type", "string or null");
     }
     const p14 = v["submission_deadline"];
     if (p14 !== undefined && !n22(p14, sub(r, at, "submission_deadline"), r)) {
@@ -1718,7 +1719,7 @@ export function n52(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!(typeof v === "string" || v === null)) {
     if (r === null) return false;
-    ok = report(r, at, "type", "string, null");
+    ok = report(r, at, "type", "string or null");
   }
   return ok;
 }
@@ -1763,7 +1764,7 @@ export function n53(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p5 !== undefined && !E5.has(p5)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "status"), "enum");
+      ok = report(r, sub(r, at, "status"), "enum", E5);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1838,7 +1839,7 @@ export function n54(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p6 !== undefined && !E3.has(p6)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_type"), "enum");
+      ok = report(r, sub(r, at, "chapter_type"), "enum", E3);
     }
     const p7 = v["chapter_objectives"];
     if (p7 !== undefined && !n44(p7, sub(r, at, "chapter_objectives"), r)) {
@@ -2241,7 +2242,7 @@ export function n61(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E13.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E13);
   }
   return ok;
 }
@@ -2255,7 +2256,7 @@ export function n62(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E14.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E14);
   }
   return ok;
 }
@@ -2317,7 +2318,7 @@ export function n64(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p1 !== undefined && !E14.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "severity"), "enum");
+      ok = report(r, sub(r, at, "severity"), "enum", E14);
     }
     const p2 = v["category"];
     if (p2 !== undefined && typeof p2 !== "string") {
@@ -2445,7 +2446,7 @@ export function n66(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p3 !== undefined && !E13.has(p3)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "target_type"), "enum");
+      ok = report(r, sub(r, at, "target_type"), "enum", E13);
     }
     const p4 = v["timestamp"];
     if (p4 !== undefined && !n3(p4, sub(r, at, "timestamp"), r)) {
@@ -2622,7 +2623,7 @@ export function n69(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E15.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E15);
   }
   return ok;
 }
@@ -2687,7 +2688,7 @@ export function n72(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E16.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E16);
   }
   return ok;
 }
@@ -2701,7 +2702,7 @@ export function n73(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E17.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E17);
   }
   return ok;
 }
@@ -2715,7 +2716,7 @@ export function n74(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E18.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E18);
   }
   return ok;
 }
@@ -2729,7 +2730,7 @@ export function n75(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E19.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E19);
   }
   return ok;
 }
@@ -2743,7 +2744,7 @@ export function n76(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E20.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E20);
   }
   return ok;
 }
@@ -2757,7 +2758,7 @@ export function n77(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E21.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E21);
   }
   return ok;
 }
@@ -2772,7 +2773,7 @@ export function n78(v: unknown, at: Path, r: Reporter): boolean {
   if (isObject(v)) {
     if (hasUnknown(v, K22)) {
       if (r === null) return false;
-      ok = report(r, at, "additionalProperties");
+      ok = report(r, at, "additionalProperties", unknownKeys(v, K22));
     }
   }
   return ok;
@@ -2798,7 +2799,7 @@ export function n79(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (hasUnknown(v, K23)) {
       if (r === null) return false;
-      ok = report(r, at, "additionalProperties");
+      ok = report(r, at, "additionalProperties", unknownKeys(v, K23));
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -2832,7 +2833,7 @@ export function n80(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (hasUnknown(v, K24)) {
       if (r === null) return false;
-      ok = report(r, at, "additionalProperties");
+      ok = report(r, at, "additionalProperties", unknownKeys(v, K24));
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -2866,7 +2867,7 @@ export function n81(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (hasUnknown(v, K25)) {
       if (r === null) return false;
-      ok = report(r, at, "additionalProperties");
+      ok = report(r, at, "additionalProperties", unknownKeys(v, K25));
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -2935,12 +2936,12 @@ export function n82(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E16.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "enum");
+      ok = report(r, sub(r, at, "type"), "enum", E16);
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && !(typeof p1 === "string" || p1 === null)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "type", "string, null");
+      ok = report(r, sub(r, at, "subtype"), "type", "string or null");
     }
     const p2 = v["metadata"];
     if (p2 !== undefined && !isObject(p2)) {
@@ -2949,7 +2950,7 @@ export function n82(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (hasUnknown(v, K26)) {
       if (r === null) return false;
-      ok = report(r, at, "additionalProperties");
+      ok = report(r, at, "additionalProperties", unknownKeys(v, K26));
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -2984,7 +2985,7 @@ export function n84(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Initiate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Initiate");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -2999,7 +3000,7 @@ export function n85(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Initiate") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "Initiate");
   }
   return ok;
 }
@@ -3011,7 +3012,7 @@ export function n86(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["subtype"];
     if (p0 !== undefined && p0 !== null) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", null);
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3027,7 +3028,7 @@ export function n87(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== null) {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", null);
   }
   return ok;
 }
@@ -3049,7 +3050,7 @@ export function n89(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Reply") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Reply");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3064,7 +3065,7 @@ export function n90(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Reply") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "Reply");
   }
   return ok;
 }
@@ -3080,7 +3081,7 @@ export function n91(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E17.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum");
+      ok = report(r, sub(r, at, "subtype"), "enum", E17);
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3108,7 +3109,7 @@ export function n93(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Wait") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Wait");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3123,7 +3124,7 @@ export function n94(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Wait") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "Wait");
   }
   return ok;
 }
@@ -3139,7 +3140,7 @@ export function n95(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E18.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum");
+      ok = report(r, sub(r, at, "subtype"), "enum", E18);
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3167,7 +3168,7 @@ export function n97(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Follow_up") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Follow_up");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3182,7 +3183,7 @@ export function n98(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Follow_up") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "Follow_up");
   }
   return ok;
 }
@@ -3204,7 +3205,7 @@ export function n100(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Confirm") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Confirm");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3219,7 +3220,7 @@ export function n101(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Confirm") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "Confirm");
   }
   return ok;
 }
@@ -3235,7 +3236,7 @@ export function n102(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E19.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum");
+      ok = report(r, sub(r, at, "subtype"), "enum", E19);
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3263,7 +3264,7 @@ export function n104(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Escalate");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3278,7 +3279,7 @@ export function n105(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Escalate") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "Escalate");
   }
   return ok;
 }
@@ -3294,7 +3295,7 @@ export function n106(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E20.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum");
+      ok = report(r, sub(r, at, "subtype"), "enum", E20);
     }
   }
   return ok;
@@ -3317,12 +3318,12 @@ export function n108(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "alternatives_proposed") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "alternatives_proposed");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3341,7 +3342,7 @@ export function n109(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "alternatives_proposed") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "alternatives_proposed");
   }
   return ok;
 }
@@ -3376,12 +3377,12 @@ export function n112(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "unusual") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "unusual");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3400,7 +3401,7 @@ export function n113(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "unusual") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "unusual");
   }
   return ok;
 }
@@ -3435,12 +3436,12 @@ export function n116(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "internal") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "internal");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3459,7 +3460,7 @@ export function n117(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "internal") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "internal");
   }
   return ok;
 }
@@ -3494,7 +3495,7 @@ export function n120(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Close") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Close");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3509,7 +3510,7 @@ export function n121(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Close") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "Close");
   }
   return ok;
 }
@@ -3525,7 +3526,7 @@ export function n122(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E21.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum");
+      ok = report(r, sub(r, at, "subtype"), "enum", E21);
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3545,7 +3546,7 @@ export function n123(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E27.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E27);
   }
   return ok;
 }
@@ -3559,7 +3560,7 @@ export function n124(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E28.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E28);
   }
   return ok;
 }
@@ -3573,7 +3574,7 @@ export function n125(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E29.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E29);
   }
   return ok;
 }
@@ -3587,7 +3588,7 @@ export function n126(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E30.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E30);
   }
   return ok;
 }
@@ -3607,7 +3608,7 @@ export function n127(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (hasUnknown(v, K31)) {
       if (r === null) return false;
-      ok = report(r, at, "additionalProperties");
+      ok = report(r, at, "additionalProperties", unknownKeys(v, K31));
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3650,7 +3651,7 @@ export function n129(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (hasUnknown(v, K32)) {
       if (r === null) return false;
-      ok = report(r, at, "additionalProperties");
+      ok = report(r, at, "additionalProperties", unknownKeys(v, K32));
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3699,7 +3700,7 @@ export function n130(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E27.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "enum");
+      ok = report(r, sub(r, at, "type"), "enum", E27);
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && typeof p1 !== "string") {
@@ -3713,7 +3714,7 @@ export function n130(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (hasUnknown(v, K33)) {
       if (r === null) return false;
-      ok = report(r, at, "additionalProperties");
+      ok = report(r, at, "additionalProperties", unknownKeys(v, K33));
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3748,7 +3749,7 @@ export function n132(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Coordination in progress") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Coordination in progress");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3763,7 +3764,7 @@ export function n133(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Coordination in progress") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "Coordination in progress");
   }
   return ok;
 }
@@ -3779,7 +3780,7 @@ export function n134(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E28.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum");
+      ok = report(r, sub(r, at, "subtype"), "enum", E28);
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -3807,7 +3808,7 @@ export function n136(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3822,7 +3823,7 @@ export function n137(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Waiting for decision") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "Waiting for decision");
   }
   return ok;
 }
@@ -3838,7 +3839,7 @@ export function n138(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E29.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum");
+      ok = report(r, sub(r, at, "subtype"), "enum", E29);
     }
   }
   return ok;
@@ -3861,12 +3862,12 @@ export function n140(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && !E34.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum");
+      ok = report(r, sub(r, at, "subtype"), "enum", E34);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3885,7 +3886,7 @@ export function n141(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!E34.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E34);
   }
   return ok;
 }
@@ -3920,12 +3921,12 @@ export function n144(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "reschedule") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "reschedule");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3944,7 +3945,7 @@ export function n145(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "reschedule") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "reschedule");
   }
   return ok;
 }
@@ -3979,12 +3980,12 @@ export function n148(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "resolve_conflict") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "resolve_conflict");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4003,7 +4004,7 @@ export function n149(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "resolve_conflict") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "resolve_conflict");
   }
   return ok;
 }
@@ -4038,7 +4039,7 @@ export function n152(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Complete") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Complete");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4053,7 +4054,7 @@ export function n153(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "Complete") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "Complete");
   }
   return ok;
 }
@@ -4069,7 +4070,7 @@ export function n154(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E30.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum");
+      ok = report(r, sub(r, at, "subtype"), "enum", E30);
     }
     const p1 = v["metadata"];
     if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
@@ -4105,7 +4106,7 @@ export function n155(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p2 !== undefined && !E15.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "engagement"), "enum");
+      ok = report(r, sub(r, at, "engagement"), "enum", E15);
     }
     const p3 = v["next_action"];
     if (p3 !== undefined && !n82(p3, sub(r, at, "next_action"), r)) {
@@ -4450,7 +4451,7 @@ export function n166(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E35.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E35);
   }
   return ok;
 }
@@ -4470,7 +4471,7 @@ export function n167(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E35.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "direction"), "enum");
+      ok = report(r, sub(r, at, "direction"), "enum", E35);
     }
     const p1 = v["email"];
     if (p1 !== undefined && typeof p1 !== "string") {
@@ -4601,7 +4602,7 @@ export function n170(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (!(typeof v === "string" || v === null)) {
     if (r === null) return false;
-    ok = report(r, at, "type", "string, null");
+    ok = report(r, at, "type", "string or null");
   }
   if (typeof v === "string") {
     if (!isDateTime(v)) {
@@ -4775,7 +4776,7 @@ export function n174(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p1 !== undefined && !E36.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "family"), "enum");
+      ok = report(r, sub(r, at, "family"), "enum", E36);
     }
     const p2 = v["cognitive_mode"];
     if (p2 !== undefined && typeof p2 !== "string") {
@@ -4784,7 +4785,7 @@ export function n174(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p2 !== undefined && !E37.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "cognitive_mode"), "enum");
+      ok = report(r, sub(r, at, "cognitive_mode"), "enum", E37);
     }
     const p3 = v["model"];
     if (p3 !== undefined && typeof p3 !== "string") {
@@ -4793,7 +4794,7 @@ export function n174(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p3 !== undefined && !E38.has(p3)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "model"), "enum");
+      ok = report(r, sub(r, at, "model"), "enum", E38);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4832,7 +4833,7 @@ export function n176(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E36.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E36);
   }
   return ok;
 }
@@ -4846,7 +4847,7 @@ export function n177(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E37.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E37);
   }
   return ok;
 }
@@ -4860,7 +4861,7 @@ export function n178(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E38.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E38);
   }
   return ok;
 }
@@ -4882,7 +4883,7 @@ export function n180(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["family"];
     if (p0 !== undefined && p0 !== "ps") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "family"), "const");
+      ok = report(r, sub(r, at, "family"), "const", "ps");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4897,7 +4898,7 @@ export function n181(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "ps") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "ps");
   }
   return ok;
 }
@@ -4944,7 +4945,7 @@ export function n185(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["family"];
     if (p0 !== undefined && p0 !== "nse") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "family"), "const");
+      ok = report(r, sub(r, at, "family"), "const", "nse");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4959,7 +4960,7 @@ export function n186(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "nse") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "nse");
   }
   return ok;
 }
@@ -5006,7 +5007,7 @@ export function n190(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["family"];
     if (p0 !== undefined && p0 !== "orch") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "family"), "const");
+      ok = report(r, sub(r, at, "family"), "const", "orch");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5021,7 +5022,7 @@ export function n191(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "orch") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "orch");
   }
   return ok;
 }
@@ -5394,7 +5395,7 @@ export function n207(v: unknown, at: Path, r: Reporter): boolean {
     }
     if (p0 !== undefined && !E39.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "enum");
+      ok = report(r, sub(r, at, "type"), "enum", E39);
     }
     const p1 = v["path"];
     if (p1 !== undefined && !n209(p1, sub(r, at, "path"), r)) {
@@ -5422,7 +5423,7 @@ export function n208(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (!E39.has(v)) {
     if (r === null) return false;
-    ok = report(r, at, "enum");
+    ok = report(r, at, "enum", E39);
   }
   return ok;
 }
@@ -5495,7 +5496,7 @@ export function n212(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Initiate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Initiate");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5516,7 +5517,7 @@ export function n213(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Reply") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Reply");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5537,7 +5538,7 @@ export function n214(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Wait") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Wait");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5558,7 +5559,7 @@ export function n215(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Follow_up") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Follow_up");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5579,7 +5580,7 @@ export function n216(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Confirm") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Confirm");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5600,12 +5601,12 @@ export function n217(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "alternatives_proposed") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "alternatives_proposed");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5630,12 +5631,12 @@ export function n218(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "unusual") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "unusual");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5660,12 +5661,12 @@ export function n219(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "internal") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "internal");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5690,7 +5691,7 @@ export function n220(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Escalate");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5711,7 +5712,7 @@ export function n221(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Close") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Close");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5732,7 +5733,7 @@ export function n222(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Coordination in progress") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Coordination in progress");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5753,12 +5754,12 @@ export function n223(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "get_alternatives") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "get_alternatives");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5777,7 +5778,7 @@ export function n224(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "get_alternatives") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "get_alternatives");
   }
   return ok;
 }
@@ -5793,12 +5794,12 @@ export function n225(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "reschedule") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "reschedule");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5823,12 +5824,12 @@ export function n226(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "resolve_conflict") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "resolve_conflict");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5853,12 +5854,12 @@ export function n227(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "recommend_cancel") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "recommend_cancel");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5877,7 +5878,7 @@ export function n228(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (v !== "recommend_cancel") {
     if (r === null) return false;
-    ok = report(r, at, "const");
+    ok = report(r, at, "const", "recommend_cancel");
   }
   return ok;
 }
@@ -5893,12 +5894,12 @@ export function n229(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "unusual") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const");
+      ok = report(r, sub(r, at, "subtype"), "const", "unusual");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5923,7 +5924,7 @@ export function n230(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5944,7 +5945,7 @@ export function n231(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Complete") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const");
+      ok = report(r, sub(r, at, "type"), "const", "Complete");
     }
     if (p0 === undefined) {
       if (r === null) return false;

@@ -12,7 +12,7 @@ pub struct PyField {
 
 pub struct PyClass {
     pub name: String,
-    /// `(BaseModel)`, laid out.
+    /// `(_rt.Model)`, laid out.
     pub bases: String,
     pub doc: Docstring,
     pub config: String,
@@ -405,7 +405,7 @@ impl<'a> MBuilder<'a> {
             .map(|e| format!("dict[str, {}]", self.ann(e)));
         let name = self.names[id].clone();
         let doc = docstring(&type_doc(t), 4);
-        let bases = lit::args(&["BaseModel".to_string()], "(", ")", 0, 6 + name.len(), 1);
+        let bases = lit::args(&["_rt.Model".to_string()], "(", ")", 0, 6 + name.len(), 1);
         PyClass {
             name,
             bases,
@@ -834,7 +834,6 @@ pub(super) fn render_module(
         b.pydantic.insert("TypeAdapter");
     }
     if !classes.is_empty() {
-        b.pydantic.insert("BaseModel");
         b.pydantic.insert("ConfigDict");
         b.pydantic.insert("ValidationInfo");
         b.pydantic.insert("model_validator");

@@ -19,8 +19,10 @@ pub enum PyCheck {
     Const {
         name: String,
     },
+    /// `name`: the values in schema order (for the message); `set`: the same as a set.
     EnumStr {
         name: String,
+        set: String,
     },
     Enum {
         name: String,
@@ -144,6 +146,8 @@ impl PyCheck {
                 | PyCheck::Properties { .. }
                 | PyCheck::PatternProperties { .. }
                 | PyCheck::AdditionalProperties { .. }
+                // Reported by `_rt.unexpected`, which names the properties.
+                | PyCheck::NoAdditionalProperties { .. }
                 | PyCheck::DependentSchemas { .. }
                 | PyCheck::IfThenElse { .. }
         )
@@ -382,8 +386,9 @@ impl<'a> VBuilder<'a> {
                     if !vs.is_empty() && vs.iter().all(Value::is_string) {
                         let items: Vec<String> = vs.iter().map(lit::flat).collect();
                         let name =
-                            self.constant("E", id, |lead| lit::seq(&items, "{", "}", 0, lead, 0));
-                        n.generic.push(PyCheck::EnumStr { name });
+                            self.constant("E", id, |lead| lit::seq(&items, "(", ")", 0, lead, 0));
+                        let set = self.constant("S", id, |_| format!("frozenset({name})"));
+                        n.generic.push(PyCheck::EnumStr { name, set });
                     } else {
                         let list = Value::Array(vs.clone());
                         let name = self.typed_constant("E", id, Some("list[JsonValue]"), |lead| {
@@ -666,10 +671,17 @@ pub(super) fn render_validators(ir: &Ir) -> Result<String> {
         .enumerate()
         .map(|(i, p)| {
             let name = format!("_P{i}");
-            let args = match plan(&p.source).linear(Dialect::Re2) {
-                Some(t) => vec![lit::regex(t), "linear=True".into()],
-                None => vec![lit::regex(&translate_pattern(&p.source))],
+            let (mut args, translated) = match plan(&p.source).linear(Dialect::Re2) {
+                Some(t) => (vec![lit::regex(t), "linear=True".into()], t.to_string()),
+                None => {
+                    let t = translate_pattern(&p.source);
+                    (vec![lit::regex(&t)], t)
+                }
             };
+            // Messages name the pattern as the schema wrote it.
+            if translated != p.source {
+                args.push(format!("source={}", lit::string(&p.source)));
+            }
             let value = lit::args(&args, "(", ")", 0, name.len() + 14, 0);
             PyConst {
                 name,

@@ -18,6 +18,14 @@ pub(crate) enum Arg {
     List(Vec<String>),
 }
 
+impl Arg {
+    /// A list's items on lines of their own, as rustfmt lays them out inside a call broken
+    /// over lines.
+    pub(crate) fn lines(items: &[String]) -> Vec<String> {
+        super::layout::array_lines(items, 12)
+    }
+}
+
 pub(crate) struct Call {
     func: String,
     /// 0: `ok &= f(..);` on one line; 1: the call on the next line; 2: one argument a line.
@@ -38,13 +46,15 @@ pub(crate) struct Static {
     id: String,
     /// The runtime function that builds the value (`json`, `ecma`, `linear`).
     func: &'static str,
-    literal: String,
+    /// The arguments, literals (a linear pattern's translation, then the schema's pattern).
+    args: Vec<String>,
     /// 0: one line; 1: closure block, call on one line; 2: closure block, argument on its own line.
     layout: u8,
 }
 
-fn make_static(id: String, literal: String, kind: &str, func: &'static str) -> Static {
+fn make_static(id: String, args: Vec<String>, kind: &str, func: &'static str) -> Static {
     let ty = if kind == "P" { "Matcher" } else { "Constant" };
+    let literal = args.join(", ");
     let one = format!("static {kind}{id}: {ty} = {ty}::new(|| rt::{func}({literal}));").len();
     let layout = if one <= WIDTH {
         0
@@ -56,7 +66,7 @@ fn make_static(id: String, literal: String, kind: &str, func: &'static str) -> S
     Static {
         id,
         func,
-        literal,
+        args,
         layout,
     }
 }
@@ -160,7 +170,7 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
                     let cid = format!("{id}_{k}");
                     constants.push(make_static(
                         cid.clone(),
-                        raw_literal(&value.to_string()),
+                        vec![raw_literal(&value.to_string())],
                         "C",
                         "json",
                     ));
@@ -182,7 +192,9 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
                     let cid = format!("{id}_{k}");
                     constants.push(make_static(
                         cid.clone(),
-                        raw_literal(&serde_json::Value::Array(values.clone()).to_string()),
+                        vec![raw_literal(
+                            &serde_json::Value::Array(values.clone()).to_string(),
+                        )],
                         "C",
                         "json",
                     ));
@@ -354,8 +366,13 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
         .iter()
         .enumerate()
         .map(|(i, pat)| match plan(&pat.source).linear(Dialect::Rust) {
-            Some(t) => make_static(i.to_string(), raw_literal(t), "P", "linear"),
-            None => make_static(i.to_string(), raw_literal(&pat.source), "P", "ecma"),
+            Some(t) => make_static(
+                i.to_string(),
+                vec![raw_literal(t), raw_literal(&pat.source)],
+                "P",
+                "linear",
+            ),
+            None => make_static(i.to_string(), vec![raw_literal(&pat.source)], "P", "ecma"),
         })
         .collect();
     let imports = imports(&patterns, &constants, &nodes);

@@ -621,7 +621,7 @@ impl<'c> Builder<'c> {
     fn value_fail(&mut self, c: &Check, value: &str) -> (String, &'static str, Option<String>) {
         match c {
             Check::Type(ts) => {
-                let names = ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
+                let names = JsonType::list_text(ts);
                 let cond = match ts.as_slice() {
                     // `"type": []` accepts nothing.
                     [] => "true".to_string(),
@@ -635,30 +635,31 @@ impl<'c> Builder<'c> {
                 (cond, "type", Some(str_lit(&names)))
             }
             Check::Const(v) => {
-                let cond = match v {
+                let (cond, param) = match v {
                     Value::Null | Value::Bool(_) | Value::String(_) | Value::Number(_) => {
-                        format!("{value} !== {}", ts_literal(v))
+                        let lit = ts_literal(v);
+                        (format!("{value} !== {lit}"), lit)
                     }
                     _ => {
                         self.use_rt("includes");
                         let name = self.list_const("C", "", "", vec![json_lit(v)]);
-                        format!("!includes({name}, {value})")
+                        (format!("!includes({name}, {value})"), format!("{name}[0]"))
                     }
                 };
-                (cond, "const", None)
+                (cond, "const", Some(param))
             }
             Check::Enum(vs) => {
                 let scalar = vs.iter().all(|v| !v.is_object() && !v.is_array());
                 let items: Vec<Lit> = vs.iter().map(json_lit).collect();
-                let cond = if scalar {
+                let (cond, name) = if scalar {
                     let name = self.enum_set(items);
-                    format!("!{name}.has({value})")
+                    (format!("!{name}.has({value})"), name)
                 } else {
                     self.use_rt("includes");
                     let name = self.list_const("E", "", "", items);
-                    format!("!includes({name}, {value})")
+                    (format!("!includes({name}, {value})"), name)
                 };
-                (cond, "enum", None)
+                (cond, "enum", Some(name))
             }
             _ => unreachable!("not a check on the value alone"),
         }
@@ -983,11 +984,16 @@ impl<'c> Builder<'c> {
             Check::NoAdditionalProperties { known, patterns } => {
                 let names = self.known(known, patterns);
                 self.use_rt("hasUnknown");
+                self.use_rt("unknownKeys");
                 self.check(
                     lines,
                     d,
                     vec![format!("hasUnknown(v, {names})")],
-                    Some(("at", "additionalProperties", None)),
+                    Some((
+                        "at",
+                        "additionalProperties",
+                        Some(format!("unknownKeys(v, {names})")),
+                    )),
                 );
             }
             Check::Required(names) => {
@@ -1037,9 +1043,10 @@ impl<'c> Builder<'c> {
             Check::DependentRequired(deps) => {
                 for (name, required) in deps {
                     let read = self.prop(name);
+                    let dependent = self.key(name);
                     for req in required {
                         let other = self.prop(req);
-                        let key = self.key(req);
+                        let key = format!("[{}, {dependent}]", self.key(req));
                         self.check(
                             lines,
                             d,

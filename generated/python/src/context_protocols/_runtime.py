@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import decimal
+import json
 import math
 import re
 import sys
@@ -14,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
-from typing import Annotated, Any, Final, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, Final, NamedTuple, TypeVar, cast
 
 import pydantic
 import regex
@@ -29,6 +31,10 @@ from pydantic import (
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
+
+if TYPE_CHECKING:
+    # Only annotations name it, and they are not evaluated: no import on Python 3.10.
+    from typing import Self
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -53,6 +59,50 @@ class ValidationError(ValueError):
         super().__init__(f"{len(violations)} violation(s): {shown}{more}")
 
 
+def _schema_error(error: pydantic.ValidationError) -> ValidationError | None:
+    """The package's ``ValidationError`` that pydantic wrapped into ``error``: raised by a
+    model's ``check_model`` (a ``ValueError`` in a validator becomes a pydantic
+    ``value_error`` whose context holds the exception)."""
+    for detail in error.errors(include_url=False):
+        found = detail.get("ctx", {}).get("error")
+        if isinstance(found, ValidationError):
+            return found
+    return None
+
+
+class Model(BaseModel):
+    """The base of every generated model. ``model_validate`` and ``model_validate_json``
+    raise the package's ``ValidationError``, with every violation, when the data breaks
+    the schema (as ``parse_x`` does); pydantic's own ``ValidationError`` is left for the
+    rest (a model built with ``Model(...)`` from arguments, JSON text that is not JSON).
+    """
+
+    @classmethod
+    def model_validate(cls, obj: Any, **kwargs: Any) -> Self:
+        """Validates ``obj`` against the schema and builds the model (pydantic's
+        ``model_validate``); raises ``ValidationError`` with every violation."""
+        try:
+            return super().model_validate(obj, **kwargs)
+        except pydantic.ValidationError as e:
+            ours = _schema_error(e)
+            if ours is None:
+                raise
+            raise ours from None
+
+    @classmethod
+    def model_validate_json(
+        cls, json_data: str | bytes | bytearray, **kwargs: Any
+    ) -> Self:
+        """``model_validate`` of JSON text."""
+        try:
+            return super().model_validate_json(json_data, **kwargs)
+        except pydantic.ValidationError as e:
+            ours = _schema_error(e)
+            if ours is None:
+                raise
+            raise ours from None
+
+
 class _Missing:
     """The marker of an absent property."""
 
@@ -64,42 +114,140 @@ ADAPTER_CONFIG = ConfigDict(strict=True, regex_engine="python-re")
 #: The validation context ``parse_x`` passes to pydantic: the data was already validated.
 VALIDATED = {"ctxgen_validated": True}
 
-_MESSAGES = {
+#: The message of each keyword (docs/validation.md, "Messages"); ``{}`` is the text of
+#: what the keyword names.
+_MESSAGES: Final = {
     "false": "no value is allowed here",
-    "type": "expected type {}",
-    "const": "expected the constant {!r}",
-    "enum": "expected one of {}",
-    "minLength": "shorter than {} characters",
-    "maxLength": "longer than {} characters",
+    "type": "must be of type {}",
+    "const": "must be equal to {}",
+    "enum": "must be one of {}",
+    "minLength": "is shorter than {} characters",
+    "maxLength": "is longer than {} characters",
     "pattern": "does not match {}",
-    "format": "not a valid {}",
-    "x-max-words": "more than {} words",
-    "minimum": "less than {}",
-    "maximum": "greater than {}",
-    "exclusiveMinimum": "not greater than {}",
-    "exclusiveMaximum": "not less than {}",
-    "multipleOf": "not a multiple of {}",
-    "minItems": "fewer than {} items",
-    "maxItems": "more than {} items",
-    "uniqueItems": "items are not unique",
+    "format": "is not a valid {}",
+    "x-max-words": "has more than {} words",
+    "minimum": "must be >= {}",
+    "maximum": "must be <= {}",
+    "exclusiveMinimum": "must be > {}",
+    "exclusiveMaximum": "must be < {}",
+    "multipleOf": "must be a multiple of {}",
+    "minItems": "has fewer than {} items",
+    "maxItems": "has more than {} items",
+    "uniqueItems": "has duplicate items",
     "items": "no item is allowed here",
     "additionalItems": "no item is allowed here",
-    "contains": "fewer than {} matching items",
-    "maxContains": "more than {} matching items",
-    "additionalProperties": "unexpected properties",
-    "required": "missing required property {!r}",
-    "minProperties": "fewer than {} properties",
-    "maxProperties": "more than {} properties",
-    "propertyNames": "invalid property name {!r}",
-    "dependentRequired": "missing dependent property {!r}",
+    "contains": "has fewer than {} matching items",
+    "maxContains": "has more than {} matching items",
+    "additionalProperties": "has unexpected {}",
+    "required": "is missing required property {}",
+    "minProperties": "has fewer than {} properties",
+    "maxProperties": "has more than {} properties",
+    "propertyNames": "property name {} is not allowed",
+    "dependentRequired": "is missing property {}, required when {} is present",
     "anyOf": "matches none of the alternatives",
-    "oneOf": "does not match exactly one alternative",
-    "not": "matches a forbidden schema",
-    "maxDepth": "nested deeper than {} levels",
+    "oneOf": "must match exactly one of the alternatives",
+    "not": "matches a schema it must not match",
+    "maxDepth": "is nested deeper than {} levels",
 }
-
+#: Keywords whose parameter is a number.
+_NUMERIC: Final = frozenset(
+    {
+        "minLength",
+        "maxLength",
+        "x-max-words",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+        "contains",
+        "maxContains",
+        "minProperties",
+        "maxProperties",
+        "maxDepth",
+    }
+)
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def num_text(x: float) -> str:
+    """A number as violation messages write it: JavaScript's ``String(x)`` of its double
+    (the shortest digits that read back as the same double, positional from 1e-7 to 1e21).
+    """
+    x = f64(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    if x < 0:
+        return "-" + num_text(-x)
+    # ``repr`` gives the shortest round-trip digits too.
+    _, digit_tuple, exp = decimal.Decimal(repr(x)).normalize().as_tuple()
+    digits = "".join(map(str, digit_tuple))
+    k = len(digits)
+    n = int(exp) + k
+    if k <= n <= 21:
+        return digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return f"{digits[:n]}.{digits[n:]}"
+    if -6 < n <= 0:
+        return f"0.{'0' * -n}{digits}"
+    e = n - 1
+    mantissa = digits if k == 1 else f"{digits[0]}.{digits[1:]}"
+    return f"{mantissa}e{'-' if e < 0 else '+'}{abs(e)}"
+
+
+def json_string(s: str) -> str:
+    """A string as a JSON string literal, escaped as JavaScript's ``JSON.stringify`` does
+    (a lone surrogate as ``\\udxxx``)."""
+    text = json.dumps(s, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def json_text(v: Any) -> str:
+    """A JSON value as canonical JSON, as messages write values: numbers as
+    ``num_text``, object members sorted by name (code point order), no spaces."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, str):
+        return json_string(v)
+    if isinstance(v, (int, float)):
+        return num_text(v)
+    if isinstance(v, dict):
+        members = (f"{json_string(k)}:{json_text(v[k])}" for k in sorted(v))
+        return "{" + ",".join(members) + "}"
+    return "[" + ",".join(json_text(x) for x in v) + "]"
+
+
+def message(keyword: str, detail: Any = None) -> str:
+    """The message of a violation of ``keyword``; ``detail`` is what the keyword names."""
+    template = _MESSAGES.get(keyword, "fails " + keyword)
+    if keyword in _NUMERIC:
+        return template.format(num_text(detail))
+    if keyword == "type":
+        return template.format(" or ".join(detail) if detail else "(none)")
+    if keyword in ("const", "required", "propertyNames"):
+        return template.format(json_text(detail))
+    if keyword == "enum":
+        return template.format(", ".join(json_text(x) for x in detail))
+    if keyword == "pattern":
+        return template.format(detail.source if isinstance(detail, Pattern) else detail)
+    if keyword == "additionalProperties":
+        what = "property" if len(detail) == 1 else "properties"
+        names = ", ".join(json_string(k) for k in detail)
+        return template.format(f"{what} {names}")
+    if keyword == "dependentRequired":
+        return template.format(json_string(detail[0]), json_string(detail[1]))
+    return template.format(detail)
 
 
 class Pattern:
@@ -110,11 +258,15 @@ class Pattern:
     matches nothing: its keyword fails at run time and the package still imports.
     """
 
-    __slots__ = ("_compiled", "_failed", "linear", "pattern")
+    __slots__ = ("_compiled", "_failed", "linear", "pattern", "source")
 
-    def __init__(self, pattern: str, linear: bool = False) -> None:
+    def __init__(
+        self, pattern: str, linear: bool = False, source: str | None = None
+    ) -> None:
         self.pattern = pattern
         self.linear = linear
+        #: The pattern as the schema wrote it, which messages name.
+        self.source = pattern if source is None else source
         self._compiled: Callable[[str], object] | None = None
         self._failed = False
 
@@ -155,11 +307,7 @@ class Pattern:
 
 def fail(pointer: str, keyword: str, detail: Any) -> Violation:
     """Builds the violation of ``keyword`` at ``pointer``."""
-    if isinstance(detail, Pattern):
-        detail = detail.pattern
-    elif isinstance(detail, (tuple, frozenset)):
-        detail = ", ".join(sorted(str(d) for d in detail))
-    return Violation(pointer, keyword, _MESSAGES.get(keyword, keyword).format(detail))
+    return Violation(pointer, keyword, message(keyword, detail))
 
 
 def esc(token: str) -> str:
@@ -316,6 +464,20 @@ def word_count(s: str) -> int:
 def matches_any(patterns: tuple[Pattern, ...], name: str) -> bool:
     """Whether a ``patternProperties`` pattern matches ``name``."""
     return any(r.search(name) is not None for r in patterns)
+
+
+def unknown_names(
+    v: dict[str, Any], known: AbstractSet[str], patterns: tuple[Pattern, ...]
+) -> list[str]:
+    """The properties of an object neither listed nor matched, by code point."""
+    return sorted(k for k in v if k not in known and not matches_any(patterns, k))
+
+
+def unexpected(
+    p: str, v: dict[str, Any], known: AbstractSet[str], patterns: tuple[Pattern, ...]
+) -> Violation:
+    """The ``additionalProperties`` violation of an object, naming the properties."""
+    return fail(p, "additionalProperties", unknown_names(v, known, patterns))
 
 
 def has_unknown(

@@ -18,20 +18,28 @@ from ._runtime import fail as _fail
 _NUM = (int, float)
 _MISSING = _rt.MISSING
 _P0 = _rt.Pattern("^[^/]")
-_P1 = _rt.Pattern(r"^BLK-[0-9]{3}\Z")
-_P2 = _rt.Pattern(r"^Q-[0-9]{3}\Z")
-_P3 = _rt.Pattern(r"^F-[0-9]{3}\Z")
+_P1 = _rt.Pattern(r"^BLK-[0-9]{3}\Z", source="^BLK-[0-9]{3}$")
+_P2 = _rt.Pattern(r"^Q-[0-9]{3}\Z", source="^Q-[0-9]{3}$")
+_P3 = _rt.Pattern(r"^F-[0-9]{3}\Z", source="^F-[0-9]{3}$")
 _P4 = _rt.Pattern("^orch-")
 _P5 = _rt.Pattern("^nse-")
 _P6 = _rt.Pattern("^ps-")
-_P7 = _rt.Pattern(r"^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*\Z")
+_P7 = _rt.Pattern(
+    r"^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*\Z",
+    source="^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*$",
+)
 _P8 = _rt.Pattern(
-    r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?\Z"
+    r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?\Z",
+    source="^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$",
 )
 _P9 = _rt.Pattern(
-    r"^(([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]|morning|afternoon|evening)\Z"
+    r"^(([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]|morning|afternoon|evening)\Z",
+    source="^(([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]|morning|afternoon|evening)$",
 )
-_P10 = _rt.Pattern(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}\Z")
+_P10 = _rt.Pattern(
+    r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}\Z",
+    source="^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}$",
+)
 _T0_0 = ("object",)
 _T1_0 = ("object",)
 _T2_0 = ("string",)
@@ -43,7 +51,8 @@ _T7_0 = ("array",)
 _T8_0 = ("object",)
 _T9_0 = ("object",)
 _T10_0 = ("string",)
-_E10_0 = {"HOT", "WARM", "COLD"}
+_E10_0 = ("HOT", "WARM", "COLD")
+_S10_0 = frozenset(_E10_0)
 _T11_0 = ("array",)
 _T12_0 = ("object",)
 _T13_0 = ("boolean",)
@@ -60,9 +69,10 @@ _T23_0 = ("string",)
 _T24_0 = ("object",)
 _T25_0 = ("object",)
 _T26_0 = ("string",)
-_E26_0 = {"thesis", "paper"}
+_E26_0 = ("thesis", "paper")
+_S26_0 = frozenset(_E26_0)
 _T27_0 = ("string",)
-_E27_0 = {
+_E27_0 = (
     "introduction",
     "literature_review",
     "methodology",
@@ -70,26 +80,36 @@ _E27_0 = {
     "discussion",
     "conclusion",
     "appendix",
-}
+)
+_S27_0 = frozenset(_E27_0)
 _T28_0 = ("string",)
-_E28_0 = {"pending", "in_progress", "drafted", "reviewed", "complete"}
+_E28_0 = ("pending", "in_progress", "drafted", "reviewed", "complete")
+_S28_0 = frozenset(_E28_0)
 _T29_0 = ("string",)
-_E29_0 = {"pending", "in_progress", "drafted", "complete"}
+_E29_0 = ("pending", "in_progress", "drafted", "complete")
+_S29_0 = frozenset(_E29_0)
 _T30_0 = ("string",)
-_E30_0 = {"APA", "IEEE", "Nature", "Vancouver", "Chicago", "custom"}
+_E30_0 = ("APA", "IEEE", "Nature", "Vancouver", "Chicago", "custom")
+_S30_0 = frozenset(_E30_0)
 _T31_0 = ("string",)
-_E31_0 = {"experimental", "analytical", "empirical", "theoretical", "mixed_methods"}
+_E31_0 = ("experimental", "analytical", "empirical", "theoretical", "mixed_methods")
+_S31_0 = frozenset(_E31_0)
 _T32_0 = ("string",)
-_E32_0 = {"past", "present"}
+_E32_0 = ("past", "present")
+_S32_0 = frozenset(_E32_0)
 _T33_0 = ("object",)
 _T34_0 = ("string",)
-_E34_0 = {"numbered", "chapter-based", "minimal"}
+_E34_0 = ("numbered", "chapter-based", "minimal")
+_S34_0 = frozenset(_E34_0)
 _T35_0 = ("string",)
-_E35_0 = {"Figure", "Fig."}
+_E35_0 = ("Figure", "Fig.")
+_S35_0 = frozenset(_E35_0)
 _T36_0 = ("string",)
-_E36_0 = {"Table"}
+_E36_0 = ("Table",)
+_S36_0 = frozenset(_E36_0)
 _T37_0 = ("string",)
-_E37_0 = {"right-aligned", "centered"}
+_E37_0 = ("right-aligned", "centered")
+_S37_0 = frozenset(_E37_0)
 _T38_0 = ("object",)
 _T39_0 = ("object",)
 _T40_0 = ("object",)
@@ -114,9 +134,11 @@ _T58_0 = ("integer",)
 _T59_0 = ("object",)
 _T60_0 = ("string",)
 _T61_0 = ("string",)
-_E61_0 = {"section", "chapter", "document"}
+_E61_0 = ("section", "chapter", "document")
+_S61_0 = frozenset(_E61_0)
 _T62_0 = ("string",)
-_E62_0 = {"critical", "major", "minor", "suggestion"}
+_E62_0 = ("critical", "major", "minor", "suggestion")
+_S62_0 = frozenset(_E62_0)
 _T63_0 = ("object",)
 _T64_0 = ("object",)
 _T65_0 = ("object",)
@@ -124,21 +146,28 @@ _T66_0 = ("object",)
 _T67_0 = ("array",)
 _T68_0 = ("integer",)
 _T69_0 = ("string",)
-_E69_0 = {"High", "Medium", "Low"}
+_E69_0 = ("High", "Medium", "Low")
+_S69_0 = frozenset(_E69_0)
 _T70_0 = ("object",)
 _T71_0 = ("string",)
 _T72_0 = ("string",)
-_E72_0 = {"Initiate", "Reply", "Wait", "Follow_up", "Confirm", "Escalate", "Close"}
+_E72_0 = ("Initiate", "Reply", "Wait", "Follow_up", "Confirm", "Escalate", "Close")
+_S72_0 = frozenset(_E72_0)
 _T73_0 = ("string",)
-_E73_0 = {"answer", "clarify", "persist", "request_alternatives"}
+_E73_0 = ("answer", "clarify", "persist", "request_alternatives")
+_S73_0 = frozenset(_E73_0)
 _T74_0 = ("string",)
-_E74_0 = {"attendee"}
+_E74_0 = ("attendee",)
+_S74_0 = frozenset(_E74_0)
 _T75_0 = ("string",)
-_E75_0 = {"pending_others", "finalized"}
+_E75_0 = ("pending_others", "finalized")
+_S75_0 = frozenset(_E75_0)
 _T76_0 = ("string",)
-_E76_0 = {"alternatives_proposed", "unusual", "internal"}
+_E76_0 = ("alternatives_proposed", "unusual", "internal")
+_S76_0 = frozenset(_E76_0)
 _T77_0 = ("string",)
-_E77_0 = {"declined", "unresponsive", "removed"}
+_E77_0 = ("declined", "unresponsive", "removed")
+_S77_0 = frozenset(_E77_0)
 _T78_0 = ("object",)
 _T79_0 = ("object",)
 _K79_0 = {"attendee_message", "alternatives_proposed"}
@@ -150,24 +179,28 @@ _T82_0 = ("object",)
 _K82_0 = {"type", "subtype", "metadata"}
 _C87_0 = None
 _T123_0 = ("string",)
-_E123_0 = {"Coordination in progress", "Waiting for decision", "Complete"}
+_E123_0 = ("Coordination in progress", "Waiting for decision", "Complete")
+_S123_0 = frozenset(_E123_0)
 _T124_0 = ("string",)
-_E124_0 = {
+_E124_0 = (
     "reaching_out",
     "collecting_responses",
     "getting_alternatives",
     "all_confirmed",
-}
+)
+_S124_0 = frozenset(_E124_0)
 _T125_0 = ("string",)
-_E125_0 = {
+_E125_0 = (
     "get_alternatives",
     "reschedule",
     "resolve_conflict",
     "recommend_cancel",
     "unusual",
-}
+)
+_S125_0 = frozenset(_E125_0)
 _T126_0 = ("string",)
-_E126_0 = {"scheduled", "cancelled"}
+_E126_0 = ("scheduled", "cancelled")
+_S126_0 = frozenset(_E126_0)
 _T127_0 = ("object",)
 _K127_0 = {"alternatives"}
 _T128_0 = ("array",)
@@ -175,7 +208,8 @@ _T129_0 = ("object",)
 _K129_0 = {"conflict_summary"}
 _T130_0 = ("object",)
 _K130_0 = {"type", "subtype", "metadata"}
-_E141_0 = {"get_alternatives", "recommend_cancel", "unusual"}
+_E141_0 = ("get_alternatives", "recommend_cancel", "unusual")
+_S141_0 = frozenset(_E141_0)
 _T155_0 = ("object",)
 _T156_0 = ("array",)
 _T157_0 = ("object",)
@@ -186,7 +220,8 @@ _T162_0 = ("object",)
 _T163_0 = ("number",)
 _T164_0 = ("array",)
 _T166_0 = ("string",)
-_E166_0 = {"inbound", "outbound"}
+_E166_0 = ("inbound", "outbound")
+_S166_0 = frozenset(_E166_0)
 _T167_0 = ("object",)
 _T168_0 = ("object",)
 _T169_0 = ("array",)
@@ -197,11 +232,14 @@ _T173_0 = ("string",)
 _T174_0 = ("object",)
 _T175_0 = ("string",)
 _T176_0 = ("string",)
-_E176_0 = {"ps", "nse", "orch"}
+_E176_0 = ("ps", "nse", "orch")
+_S176_0 = frozenset(_E176_0)
 _T177_0 = ("string",)
-_E177_0 = {"convergent", "divergent", "mixed"}
+_E177_0 = ("convergent", "divergent", "mixed")
+_S177_0 = frozenset(_E177_0)
 _T178_0 = ("string",)
-_E178_0 = {"opus", "sonnet", "haiku", "auto"}
+_E178_0 = ("opus", "sonnet", "haiku", "auto")
+_S178_0 = frozenset(_E178_0)
 _T194_0 = ("object",)
 _T195_0 = ("array",)
 _T196_0 = ("object",)
@@ -217,7 +255,7 @@ _T205_0 = ("object",)
 _T206_0 = ("array",)
 _T207_0 = ("object",)
 _T208_0 = ("string",)
-_E208_0 = {
+_E208_0 = (
     "requirement",
     "risk",
     "architecture",
@@ -228,7 +266,8 @@ _E208_0 = {
     "report",
     "analysis",
     "synthesis",
-}
+)
+_S208_0 = frozenset(_E208_0)
 _T209_0 = ("string",)
 _T210_0 = ("object",)
 _T211_0 = ("integer",)
@@ -439,7 +478,7 @@ def _n10(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T10_0))
         ok = False
-    if not (isinstance(v, str) and v in _E10_0):
+    if not (isinstance(v, str) and v in _S10_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E10_0))
@@ -747,7 +786,7 @@ def _n26(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T26_0))
         ok = False
-    if not (isinstance(v, str) and v in _E26_0):
+    if not (isinstance(v, str) and v in _S26_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E26_0))
@@ -763,7 +802,7 @@ def _n27(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T27_0))
         ok = False
-    if not (isinstance(v, str) and v in _E27_0):
+    if not (isinstance(v, str) and v in _S27_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E27_0))
@@ -779,7 +818,7 @@ def _n28(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T28_0))
         ok = False
-    if not (isinstance(v, str) and v in _E28_0):
+    if not (isinstance(v, str) and v in _S28_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E28_0))
@@ -795,7 +834,7 @@ def _n29(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T29_0))
         ok = False
-    if not (isinstance(v, str) and v in _E29_0):
+    if not (isinstance(v, str) and v in _S29_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E29_0))
@@ -811,7 +850,7 @@ def _n30(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T30_0))
         ok = False
-    if not (isinstance(v, str) and v in _E30_0):
+    if not (isinstance(v, str) and v in _S30_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E30_0))
@@ -827,7 +866,7 @@ def _n31(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T31_0))
         ok = False
-    if not (isinstance(v, str) and v in _E31_0):
+    if not (isinstance(v, str) and v in _S31_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E31_0))
@@ -843,7 +882,7 @@ def _n32(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T32_0))
         ok = False
-    if not (isinstance(v, str) and v in _E32_0):
+    if not (isinstance(v, str) and v in _S32_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E32_0))
@@ -883,7 +922,7 @@ def _n34(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T34_0))
         ok = False
-    if not (isinstance(v, str) and v in _E34_0):
+    if not (isinstance(v, str) and v in _S34_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E34_0))
@@ -899,7 +938,7 @@ def _n35(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T35_0))
         ok = False
-    if not (isinstance(v, str) and v in _E35_0):
+    if not (isinstance(v, str) and v in _S35_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E35_0))
@@ -915,7 +954,7 @@ def _n36(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T36_0))
         ok = False
-    if not (isinstance(v, str) and v in _E36_0):
+    if not (isinstance(v, str) and v in _S36_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E36_0))
@@ -931,7 +970,7 @@ def _n37(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T37_0))
         ok = False
-    if not (isinstance(v, str) and v in _E37_0):
+    if not (isinstance(v, str) and v in _S37_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E37_0))
@@ -1406,7 +1445,7 @@ def _n61(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T61_0))
         ok = False
-    if not (isinstance(v, str) and v in _E61_0):
+    if not (isinstance(v, str) and v in _S61_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E61_0))
@@ -1422,7 +1461,7 @@ def _n62(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T62_0))
         ok = False
-    if not (isinstance(v, str) and v in _E62_0):
+    if not (isinstance(v, str) and v in _S62_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E62_0))
@@ -1567,7 +1606,7 @@ def _n69(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T69_0))
         ok = False
-    if not (isinstance(v, str) and v in _E69_0):
+    if not (isinstance(v, str) and v in _S69_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E69_0))
@@ -1623,7 +1662,7 @@ def _n72(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T72_0))
         ok = False
-    if not (isinstance(v, str) and v in _E72_0):
+    if not (isinstance(v, str) and v in _S72_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E72_0))
@@ -1639,7 +1678,7 @@ def _n73(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T73_0))
         ok = False
-    if not (isinstance(v, str) and v in _E73_0):
+    if not (isinstance(v, str) and v in _S73_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E73_0))
@@ -1655,7 +1694,7 @@ def _n74(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T74_0))
         ok = False
-    if not (isinstance(v, str) and v in _E74_0):
+    if not (isinstance(v, str) and v in _S74_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E74_0))
@@ -1671,7 +1710,7 @@ def _n75(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T75_0))
         ok = False
-    if not (isinstance(v, str) and v in _E75_0):
+    if not (isinstance(v, str) and v in _S75_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E75_0))
@@ -1687,7 +1726,7 @@ def _n76(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T76_0))
         ok = False
-    if not (isinstance(v, str) and v in _E76_0):
+    if not (isinstance(v, str) and v in _S76_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E76_0))
@@ -1703,7 +1742,7 @@ def _n77(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T77_0))
         ok = False
-    if not (isinstance(v, str) and v in _E77_0):
+    if not (isinstance(v, str) and v in _S77_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E77_0))
@@ -1722,7 +1761,7 @@ def _n78(v: Any, p: str, out: list[Violation] | None) -> bool:
     if isinstance(v, dict) and _rt.has_unknown(v, _rt.NO_NAMES, ()):
         if out is None:
             return False
-        out.append(_fail(p, "additionalProperties", None))
+        out.append(_rt.unexpected(p, v, _rt.NO_NAMES, ()))
         ok = False
     return ok
 
@@ -1745,7 +1784,7 @@ def _n79(v: Any, p: str, out: list[Violation] | None) -> bool:
         if _rt.has_unknown(v, _K79_0, ()):
             if out is None:
                 return False
-            out.append(_fail(p, "additionalProperties", None))
+            out.append(_rt.unexpected(p, v, _K79_0, ()))
             ok = False
         for k in _RQ79_0:
             if k not in v:
@@ -1774,7 +1813,7 @@ def _n80(v: Any, p: str, out: list[Violation] | None) -> bool:
         if _rt.has_unknown(v, _K80_0, ()):
             if out is None:
                 return False
-            out.append(_fail(p, "additionalProperties", None))
+            out.append(_rt.unexpected(p, v, _K80_0, ()))
             ok = False
         for k in _RQ80_0:
             if k not in v:
@@ -1803,7 +1842,7 @@ def _n81(v: Any, p: str, out: list[Violation] | None) -> bool:
         if _rt.has_unknown(v, _K81_0, ()):
             if out is None:
                 return False
-            out.append(_fail(p, "additionalProperties", None))
+            out.append(_rt.unexpected(p, v, _K81_0, ()))
             ok = False
         for k in _RQ81_0:
             if k not in v:
@@ -1872,7 +1911,7 @@ def _n82(v: Any, p: str, out: list[Violation] | None) -> bool:
         if _rt.has_unknown(v, _K82_0, ()):
             if out is None:
                 return False
-            out.append(_fail(p, "additionalProperties", None))
+            out.append(_rt.unexpected(p, v, _K82_0, ()))
             ok = False
         for k in _RQ82_0:
             if k not in v:
@@ -2419,7 +2458,7 @@ def _n123(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T123_0))
         ok = False
-    if not (isinstance(v, str) and v in _E123_0):
+    if not (isinstance(v, str) and v in _S123_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E123_0))
@@ -2435,7 +2474,7 @@ def _n124(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T124_0))
         ok = False
-    if not (isinstance(v, str) and v in _E124_0):
+    if not (isinstance(v, str) and v in _S124_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E124_0))
@@ -2451,7 +2490,7 @@ def _n125(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T125_0))
         ok = False
-    if not (isinstance(v, str) and v in _E125_0):
+    if not (isinstance(v, str) and v in _S125_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E125_0))
@@ -2467,7 +2506,7 @@ def _n126(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T126_0))
         ok = False
-    if not (isinstance(v, str) and v in _E126_0):
+    if not (isinstance(v, str) and v in _S126_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E126_0))
@@ -2493,7 +2532,7 @@ def _n127(v: Any, p: str, out: list[Violation] | None) -> bool:
         if _rt.has_unknown(v, _K127_0, ()):
             if out is None:
                 return False
-            out.append(_fail(p, "additionalProperties", None))
+            out.append(_rt.unexpected(p, v, _K127_0, ()))
             ok = False
         for k in _RQ127_0:
             if k not in v:
@@ -2539,7 +2578,7 @@ def _n129(v: Any, p: str, out: list[Violation] | None) -> bool:
         if _rt.has_unknown(v, _K129_0, ()):
             if out is None:
                 return False
-            out.append(_fail(p, "additionalProperties", None))
+            out.append(_rt.unexpected(p, v, _K129_0, ()))
             ok = False
         for k in _RQ129_0:
             if k not in v:
@@ -2592,7 +2631,7 @@ def _n130(v: Any, p: str, out: list[Violation] | None) -> bool:
         if _rt.has_unknown(v, _K130_0, ()):
             if out is None:
                 return False
-            out.append(_fail(p, "additionalProperties", None))
+            out.append(_rt.unexpected(p, v, _K130_0, ()))
             ok = False
         for k in _RQ130_0:
             if k not in v:
@@ -2741,7 +2780,7 @@ def _n140(v: Any, p: str, out: list[Violation] | None) -> bool:
 def _n141(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype
     ok = True
-    if not (isinstance(v, str) and v in _E141_0):
+    if not (isinstance(v, str) and v in _S141_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E141_0))
@@ -3132,7 +3171,7 @@ def _n166(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T166_0))
         ok = False
-    if not (isinstance(v, str) and v in _E166_0):
+    if not (isinstance(v, str) and v in _S166_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E166_0))
@@ -3345,7 +3384,7 @@ def _n176(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T176_0))
         ok = False
-    if not (isinstance(v, str) and v in _E176_0):
+    if not (isinstance(v, str) and v in _S176_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E176_0))
@@ -3361,7 +3400,7 @@ def _n177(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T177_0))
         ok = False
-    if not (isinstance(v, str) and v in _E177_0):
+    if not (isinstance(v, str) and v in _S177_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E177_0))
@@ -3377,7 +3416,7 @@ def _n178(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T178_0))
         ok = False
-    if not (isinstance(v, str) and v in _E178_0):
+    if not (isinstance(v, str) and v in _S178_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E178_0))
@@ -3863,7 +3902,7 @@ def _n208(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         out.append(_fail(p, "type", _T208_0))
         ok = False
-    if not (isinstance(v, str) and v in _E208_0):
+    if not (isinstance(v, str) and v in _S208_0):
         if out is None:
             return False
         out.append(_fail(p, "enum", _E208_0))

@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypeAlias
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    TypeAdapter,
-    ValidationInfo,
-    model_validator,
-)
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationInfo, model_validator
 
 from . import _runtime as _rt
 from . import _validators as _v
@@ -26,7 +19,7 @@ Freshness: TypeAlias = Literal["HOT", "WARM", "COLD"]
 """Age of loaded context: HOT under 30 minutes, WARM 30 minutes to 2 hours, COLD over 2 hours."""
 
 
-class ContextWindow(BaseModel):
+class ContextWindow(_rt.Model):
     """Token usage of the context window. Percent full = totalTokens / (totalTokens + availableTokens) * 100."""
 
     model_config = ConfigDict(
@@ -54,7 +47,7 @@ class ContextWindow(BaseModel):
         return _rt.check_model(cls, _v._n5, data, info)
 
 
-class FileCategoryCounts(BaseModel):
+class FileCategoryCounts(_rt.Model):
     """Number of loaded files per category (e.g. specs, docs, code)."""
 
     model_config = ConfigDict(
@@ -73,7 +66,7 @@ class FileCategoryCounts(BaseModel):
         return _rt.check_model(cls, _v._n9, data, info)
 
 
-class LoadedProject(BaseModel):
+class LoadedProject(_rt.Model):
     """A project loaded into context."""
 
     model_config = ConfigDict(
@@ -113,7 +106,7 @@ class LoadedProject(BaseModel):
         return _rt.check_model(cls, _v._n8, data, info)
 
 
-class LoadedTask(BaseModel):
+class LoadedTask(_rt.Model):
     """A task whose context is loaded."""
 
     model_config = ConfigDict(
@@ -147,7 +140,7 @@ class LoadedTask(BaseModel):
         return _rt.check_model(cls, _v._n12, data, info)
 
 
-class LoadedDocument(BaseModel):
+class LoadedDocument(_rt.Model):
     """A document loaded into context."""
 
     model_config = ConfigDict(
@@ -180,7 +173,7 @@ class LoadedDocument(BaseModel):
         return _rt.check_model(cls, _v._n15, data, info)
 
 
-class Capabilities(BaseModel):
+class Capabilities(_rt.Model):
     """Which tasks the agent can start now and which need loading."""
 
     model_config = ConfigDict(
@@ -210,7 +203,7 @@ class Capabilities(BaseModel):
         return _rt.check_model(cls, _v._n16, data, info)
 
 
-class MemoryState(BaseModel):
+class MemoryState(_rt.Model):
     """Conversation memory state; every field is optional."""
 
     model_config = ConfigDict(
@@ -252,7 +245,7 @@ class MemoryState(BaseModel):
         return _rt.check_model(cls, _v._n19, data, info)
 
 
-class ContextReport(BaseModel):
+class ContextReport(_rt.Model):
     """What an agent has in its context window. Required fields are the ones the `report_context` tool and the storage require; the rest is optional."""
 
     model_config = ConfigDict(
@@ -302,7 +295,7 @@ class ContextReport(BaseModel):
         return _rt.check_model(cls, _v._n1, data, info)
 
 
-class AgentContextReport(BaseModel):
+class AgentContextReport(_rt.Model):
     """The message an agent sends on connect: a single `contextReport`."""
 
     model_config = ConfigDict(
@@ -324,7 +317,7 @@ class AgentContextReport(BaseModel):
         return _rt.check_model(cls, _v._n0, data, info)
 
 
-class ReportContextInput(BaseModel):
+class ReportContextInput(_rt.Model):
     """Input of the MCP tool `report_context` ("Report agent context window contents for intelligent coordination"). Every field is required, as in the tool's zod schema; extra fields are allowed and ignored."""
 
     model_config = ConfigDict(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationInfo, model_validator
+from pydantic import ConfigDict, ValidationInfo, model_validator
 
 from . import _runtime as _rt
 from . import _validators as _v
@@ -16,7 +16,7 @@ from ._runtime import Violation
 from .common import ContextPath
 
 
-class MessageEnvelope(BaseModel):
+class MessageEnvelope(_rt.Model):
     """A protocol message envelope (seed 001, ADR-p4m) with the optional path-shaped `context` field. Only the envelope fields the seed shows are described; the envelope is open, so other envelope fields are allowed."""
 
     model_config = ConfigDict(

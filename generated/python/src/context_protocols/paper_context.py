@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypeAlias
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    TypeAdapter,
-    ValidationInfo,
-    model_validator,
-)
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationInfo, model_validator
 
 from . import _runtime as _rt
 from . import _validators as _v
@@ -76,7 +69,7 @@ Severity: TypeAlias = Literal["critical", "major", "minor", "suggestion"]
 """Issue severity. Score impact per issue: critical -0.3, major -0.15, minor -0.05, suggestion none. Critical issues block deployment; major should be fixed; minor is recommended; suggestion is optional."""
 
 
-class TenseRules(BaseModel):
+class TenseRules(_rt.Model):
     """Tense to use in each kind of chapter."""
 
     model_config = ConfigDict(
@@ -104,7 +97,7 @@ class TenseRules(BaseModel):
         return _rt.check_model(cls, _v._n33, data, info)
 
 
-class Formatting(BaseModel):
+class Formatting(_rt.Model):
     """Formatting rules of the style guide."""
 
     model_config = ConfigDict(
@@ -135,7 +128,7 @@ class Formatting(BaseModel):
         return _rt.check_model(cls, _v._n38, data, info)
 
 
-class StyleGuide(BaseModel):
+class StyleGuide(_rt.Model):
     """Style guide of the whole document. Only `citation_style` and `methodology_type` are required (seed table); `tense_rules` and `formatting` are optional here because the table does not list them as required."""
 
     model_config = ConfigDict(
@@ -169,7 +162,7 @@ class StyleGuide(BaseModel):
         return _rt.check_model(cls, _v._n39, data, info)
 
 
-class ChapterStyleGuide(BaseModel):
+class ChapterStyleGuide(_rt.Model):
     """Style guide inherited by a chapter from its ThesisContext."""
 
     model_config = ConfigDict(
@@ -200,7 +193,7 @@ class ChapterStyleGuide(BaseModel):
         return _rt.check_model(cls, _v._n40, data, info)
 
 
-class SectionStyleGuide(BaseModel):
+class SectionStyleGuide(_rt.Model):
     """Style guide inherited by a section, reduced to what a section writer needs."""
 
     model_config = ConfigDict(
@@ -228,7 +221,7 @@ class SectionStyleGuide(BaseModel):
         return _rt.check_model(cls, _v._n41, data, info)
 
 
-class GlossaryEntry(BaseModel):
+class GlossaryEntry(_rt.Model):
     """A term of the shared vocabulary used for consistency. Also used for the filtered `terminology_subset` of a chapter (which carries no `first_use_chapter`)."""
 
     model_config = ConfigDict(
@@ -259,7 +252,7 @@ class GlossaryEntry(BaseModel):
         return _rt.check_model(cls, _v._n42, data, info)
 
 
-class ChapterOutline(BaseModel):
+class ChapterOutline(_rt.Model):
     """One chapter of the document outline."""
 
     model_config = ConfigDict(
@@ -293,7 +286,7 @@ class ChapterOutline(BaseModel):
         return _rt.check_model(cls, _v._n43, data, info)
 
 
-class ChapterSummary(BaseModel):
+class ChapterSummary(_rt.Model):
     """Progress summary of one chapter, updated as chapters complete."""
 
     model_config = ConfigDict(
@@ -330,7 +323,7 @@ class ChapterSummary(BaseModel):
         return _rt.check_model(cls, _v._n45, data, info)
 
 
-class WordBudget(BaseModel):
+class WordBudget(_rt.Model):
     """Word budget of the document. When absent, consumers apply reasonable defaults (seed table)."""
 
     model_config = ConfigDict(
@@ -355,7 +348,7 @@ class WordBudget(BaseModel):
         return _rt.check_model(cls, _v._n47, data, info)
 
 
-class ThesisContext(BaseModel):
+class ThesisContext(_rt.Model):
     """Full document state (seed 000, ThesisContext), used by the thesis-orchestrator. Required fields are exactly the seed table's required rows; every other field is optional. A missing `terminology_glossary` is tolerated by consumers as an empty array with a warning, but producers must send it."""
 
     model_config = ConfigDict(
@@ -425,7 +418,7 @@ class ThesisContext(BaseModel):
         return _rt.check_model(cls, _v._n48, data, info)
 
 
-class SectionAssignment(BaseModel):
+class SectionAssignment(_rt.Model):
     """A section of a chapter assigned to a section writer."""
 
     model_config = ConfigDict(
@@ -462,7 +455,7 @@ class SectionAssignment(BaseModel):
         return _rt.check_model(cls, _v._n53, data, info)
 
 
-class ChapterContext(BaseModel):
+class ChapterContext(_rt.Model):
     """Chapter-level state (seed 000, ChapterContext), used by the chapter-coordinator. All fields are required except the adjacent-chapter fields, which are absent when there is no preceding or following chapter."""
 
     model_config = ConfigDict(
@@ -538,7 +531,7 @@ class ChapterContext(BaseModel):
         return _rt.check_model(cls, _v._n54, data, info)
 
 
-class SectionContext(BaseModel):
+class SectionContext(_rt.Model):
     """Section-level state (seed 000, SectionContext), given to an individual section writer. All fields are required except the adjacent-section fields, which are absent when there is no preceding or following section."""
 
     model_config = ConfigDict(
@@ -614,7 +607,7 @@ class SectionContext(BaseModel):
         return _rt.check_model(cls, _v._n59, data, info)
 
 
-class CategoryScores(BaseModel):
+class CategoryScores(_rt.Model):
     """Per-category scores in [0.0, 1.0]; each is optional."""
 
     model_config = ConfigDict(
@@ -648,7 +641,7 @@ class CategoryScores(BaseModel):
         return _rt.check_model(cls, _v._n63, data, info)
 
 
-class QualityIssue(BaseModel):
+class QualityIssue(_rt.Model):
     """One issue found by a quality-control agent."""
 
     model_config = ConfigDict(
@@ -688,7 +681,7 @@ class QualityIssue(BaseModel):
         return _rt.check_model(cls, _v._n64, data, info)
 
 
-class ContextUsed(BaseModel):
+class ContextUsed(_rt.Model):
     """Which levels of context were available to the QC agent."""
 
     model_config = ConfigDict(
@@ -716,7 +709,7 @@ class ContextUsed(BaseModel):
         return _rt.check_model(cls, _v._n65, data, info)
 
 
-class QualityReport(BaseModel):
+class QualityReport(_rt.Model):
     """Output of a validation operation by a quality-control agent (seed 000, QualityReport). All fields are required; each category score is optional."""
 
     model_config = ConfigDict(

@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    TypeAdapter,
-    ValidationInfo,
-    model_validator,
-)
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationInfo, model_validator
 
 from . import _runtime as _rt
 from . import _validators as _v
@@ -69,7 +62,7 @@ MessageDirection: TypeAlias = Literal["inbound", "outbound"]
 """Direction of a message: `inbound` (from the attendee) or `outbound` (to the attendee)."""
 
 
-class AlternativeTime(BaseModel):
+class AlternativeTime(_rt.Model):
     """A suggested alternative time."""
 
     model_config = ConfigDict(
@@ -96,7 +89,7 @@ class AlternativeTime(BaseModel):
         return _rt.check_model(cls, _v._n70, data, info)
 
 
-class EmptyMetadata(BaseModel):
+class EmptyMetadata(_rt.Model):
     """Metadata of a row whose requirement is `{}`: an empty object."""
 
     model_config = ConfigDict(
@@ -114,7 +107,7 @@ class EmptyMetadata(BaseModel):
         return _rt.check_model(cls, _v._n78, data, info)
 
 
-class EscalateAlternativesProposedMetadata(BaseModel):
+class EscalateAlternativesProposedMetadata(_rt.Model):
     """Metadata of Escalate/alternatives_proposed."""
 
     model_config = ConfigDict(
@@ -138,7 +131,7 @@ class EscalateAlternativesProposedMetadata(BaseModel):
         return _rt.check_model(cls, _v._n79, data, info)
 
 
-class EscalateUnusualMetadata(BaseModel):
+class EscalateUnusualMetadata(_rt.Model):
     """Metadata of Escalate/unusual."""
 
     model_config = ConfigDict(
@@ -162,7 +155,7 @@ class EscalateUnusualMetadata(BaseModel):
         return _rt.check_model(cls, _v._n80, data, info)
 
 
-class EscalateInternalMetadata(BaseModel):
+class EscalateInternalMetadata(_rt.Model):
     """Metadata of Escalate/internal."""
 
     model_config = ConfigDict(
@@ -186,7 +179,7 @@ class EscalateInternalMetadata(BaseModel):
         return _rt.check_model(cls, _v._n81, data, info)
 
 
-class AttendeeNextActionInitiate(BaseModel):
+class AttendeeNextActionInitiate(_rt.Model):
     """The `AttendeeNextAction` variant whose `type` is `Initiate`."""
 
     model_config = ConfigDict(
@@ -213,7 +206,7 @@ class AttendeeNextActionInitiate(BaseModel):
         return _rt.check_model(cls, _v._n212, data, info)
 
 
-class AttendeeNextActionReply(BaseModel):
+class AttendeeNextActionReply(_rt.Model):
     """The `AttendeeNextAction` variant whose `type` is `Reply`."""
 
     model_config = ConfigDict(
@@ -240,7 +233,7 @@ class AttendeeNextActionReply(BaseModel):
         return _rt.check_model(cls, _v._n213, data, info)
 
 
-class AttendeeNextActionWait(BaseModel):
+class AttendeeNextActionWait(_rt.Model):
     """The `AttendeeNextAction` variant whose `type` is `Wait`."""
 
     model_config = ConfigDict(
@@ -267,7 +260,7 @@ class AttendeeNextActionWait(BaseModel):
         return _rt.check_model(cls, _v._n214, data, info)
 
 
-class AttendeeNextActionFollowUp(BaseModel):
+class AttendeeNextActionFollowUp(_rt.Model):
     """The `AttendeeNextAction` variant whose `type` is `Follow_up`."""
 
     model_config = ConfigDict(
@@ -294,7 +287,7 @@ class AttendeeNextActionFollowUp(BaseModel):
         return _rt.check_model(cls, _v._n215, data, info)
 
 
-class AttendeeNextActionConfirm(BaseModel):
+class AttendeeNextActionConfirm(_rt.Model):
     """The `AttendeeNextAction` variant whose `type` is `Confirm`."""
 
     model_config = ConfigDict(
@@ -321,7 +314,7 @@ class AttendeeNextActionConfirm(BaseModel):
         return _rt.check_model(cls, _v._n216, data, info)
 
 
-class AttendeeNextActionEscalateAlternativesProposed(BaseModel):
+class AttendeeNextActionEscalateAlternativesProposed(_rt.Model):
     """The `AttendeeNextAction` variant whose `type` is `Escalate` and `subtype` is `alternatives_proposed`."""
 
     model_config = ConfigDict(
@@ -348,7 +341,7 @@ class AttendeeNextActionEscalateAlternativesProposed(BaseModel):
         return _rt.check_model(cls, _v._n217, data, info)
 
 
-class AttendeeNextActionEscalateUnusual(BaseModel):
+class AttendeeNextActionEscalateUnusual(_rt.Model):
     """The `AttendeeNextAction` variant whose `type` is `Escalate` and `subtype` is `unusual`."""
 
     model_config = ConfigDict(
@@ -375,7 +368,7 @@ class AttendeeNextActionEscalateUnusual(BaseModel):
         return _rt.check_model(cls, _v._n218, data, info)
 
 
-class AttendeeNextActionEscalateInternal(BaseModel):
+class AttendeeNextActionEscalateInternal(_rt.Model):
     """The `AttendeeNextAction` variant whose `type` is `Escalate` and `subtype` is `internal`."""
 
     model_config = ConfigDict(
@@ -402,7 +395,7 @@ class AttendeeNextActionEscalateInternal(BaseModel):
         return _rt.check_model(cls, _v._n219, data, info)
 
 
-class AttendeeNextActionClose(BaseModel):
+class AttendeeNextActionClose(_rt.Model):
     """The `AttendeeNextAction` variant whose `type` is `Close`."""
 
     model_config = ConfigDict(
@@ -429,7 +422,7 @@ class AttendeeNextActionClose(BaseModel):
         return _rt.check_model(cls, _v._n221, data, info)
 
 
-class RescheduleMetadata(BaseModel):
+class RescheduleMetadata(_rt.Model):
     """Metadata of Waiting for decision/reschedule."""
 
     model_config = ConfigDict(
@@ -450,7 +443,7 @@ class RescheduleMetadata(BaseModel):
         return _rt.check_model(cls, _v._n127, data, info)
 
 
-class ResolveConflictMetadata(BaseModel):
+class ResolveConflictMetadata(_rt.Model):
     """Metadata of Waiting for decision/resolve_conflict."""
 
     model_config = ConfigDict(
@@ -471,7 +464,7 @@ class ResolveConflictMetadata(BaseModel):
         return _rt.check_model(cls, _v._n129, data, info)
 
 
-class EventNextActionCoordinationInProgress(BaseModel):
+class EventNextActionCoordinationInProgress(_rt.Model):
     """The `EventNextAction` variant whose `type` is `Coordination in progress`."""
 
     model_config = ConfigDict(
@@ -498,7 +491,7 @@ class EventNextActionCoordinationInProgress(BaseModel):
         return _rt.check_model(cls, _v._n222, data, info)
 
 
-class EventNextActionWaitingForDecisionGetAlternatives(BaseModel):
+class EventNextActionWaitingForDecisionGetAlternatives(_rt.Model):
     """The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `get_alternatives`."""
 
     model_config = ConfigDict(
@@ -525,7 +518,7 @@ class EventNextActionWaitingForDecisionGetAlternatives(BaseModel):
         return _rt.check_model(cls, _v._n223, data, info)
 
 
-class EventNextActionWaitingForDecisionReschedule(BaseModel):
+class EventNextActionWaitingForDecisionReschedule(_rt.Model):
     """The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `reschedule`."""
 
     model_config = ConfigDict(
@@ -552,7 +545,7 @@ class EventNextActionWaitingForDecisionReschedule(BaseModel):
         return _rt.check_model(cls, _v._n225, data, info)
 
 
-class EventNextActionWaitingForDecisionResolveConflict(BaseModel):
+class EventNextActionWaitingForDecisionResolveConflict(_rt.Model):
     """The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `resolve_conflict`."""
 
     model_config = ConfigDict(
@@ -579,7 +572,7 @@ class EventNextActionWaitingForDecisionResolveConflict(BaseModel):
         return _rt.check_model(cls, _v._n226, data, info)
 
 
-class EventNextActionWaitingForDecisionRecommendCancel(BaseModel):
+class EventNextActionWaitingForDecisionRecommendCancel(_rt.Model):
     """The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `recommend_cancel`."""
 
     model_config = ConfigDict(
@@ -606,7 +599,7 @@ class EventNextActionWaitingForDecisionRecommendCancel(BaseModel):
         return _rt.check_model(cls, _v._n227, data, info)
 
 
-class EventNextActionWaitingForDecisionUnusual(BaseModel):
+class EventNextActionWaitingForDecisionUnusual(_rt.Model):
     """The `EventNextAction` variant whose `type` is `Waiting for decision` and `subtype` is `unusual`."""
 
     model_config = ConfigDict(
@@ -633,7 +626,7 @@ class EventNextActionWaitingForDecisionUnusual(BaseModel):
         return _rt.check_model(cls, _v._n229, data, info)
 
 
-class EventNextActionComplete(BaseModel):
+class EventNextActionComplete(_rt.Model):
     """The `EventNextAction` variant whose `type` is `Complete`."""
 
     model_config = ConfigDict(
@@ -660,7 +653,7 @@ class EventNextActionComplete(BaseModel):
         return _rt.check_model(cls, _v._n231, data, info)
 
 
-class AttendeeAnalysis(BaseModel):
+class AttendeeAnalysis(_rt.Model):
     """Assessment of one attendee."""
 
     model_config = ConfigDict(
@@ -694,7 +687,7 @@ class AttendeeAnalysis(BaseModel):
         return _rt.check_model(cls, _v._n155, data, info)
 
 
-class EventAnalysis(BaseModel):
+class EventAnalysis(_rt.Model):
     """Assessment of the whole event."""
 
     model_config = ConfigDict(
@@ -722,7 +715,7 @@ class EventAnalysis(BaseModel):
         return _rt.check_model(cls, _v._n157, data, info)
 
 
-class EventDates(BaseModel):
+class EventDates(_rt.Model):
     """Start and end of the event."""
 
     model_config = ConfigDict(
@@ -747,7 +740,7 @@ class EventDates(BaseModel):
         return _rt.check_model(cls, _v._n158, data, info)
 
 
-class Attendee(BaseModel):
+class Attendee(_rt.Model):
     """An attendee of the event."""
 
     model_config = ConfigDict(
@@ -781,7 +774,7 @@ class Attendee(BaseModel):
         return _rt.check_model(cls, _v._n159, data, info)
 
 
-class SchedulingOperation(BaseModel):
+class SchedulingOperation(_rt.Model):
     """`<scheduling_operation>`: event-level data about the meeting coordination. All fields are required; `event_analysis` is null before the first assessment."""
 
     model_config = ConfigDict(
@@ -827,7 +820,7 @@ class SchedulingOperation(BaseModel):
         return _rt.check_model(cls, _v._n162, data, info)
 
 
-class ConversationMessage(BaseModel):
+class ConversationMessage(_rt.Model):
     """One message of the conversation with the attendee."""
 
     model_config = ConfigDict(
@@ -858,7 +851,7 @@ class ConversationMessage(BaseModel):
         return _rt.check_model(cls, _v._n167, data, info)
 
 
-class Coordination(BaseModel):
+class Coordination(_rt.Model):
     """`<coordination>`: coordination data for ONE attendee. `conv_history` should not be empty except before the initial `Initiate` action; the schema does not enforce this, because the seed asks the agent to handle an empty history as an edge case."""
 
     model_config = ConfigDict(
@@ -898,7 +891,7 @@ class Coordination(BaseModel):
         return _rt.check_model(cls, _v._n168, data, info)
 
 
-class SchedulingAgentOutput(BaseModel):
+class SchedulingAgentOutput(_rt.Model):
     """The agent's JSON output. If `follow_up_date` is not null the backend schedules a re-invocation at that time."""
 
     model_config = ConfigDict(

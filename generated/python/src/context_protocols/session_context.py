@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypeAlias
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    TypeAdapter,
-    ValidationInfo,
-    model_validator,
-)
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationInfo, model_validator
 
 from . import _runtime as _rt
 from . import _validators as _v
@@ -46,7 +39,7 @@ ArtifactType: TypeAlias = Literal[
 """Kind of artifact: requirement (nse-requirements), risk (nse-risk), architecture (nse-architecture), verification (nse-verification), review (nse-reviewer), integration (nse-integration), configuration (nse-configuration), report (nse-reporter), analysis (ps-analyst), synthesis (ps-synthesizer)."""
 
 
-class AgentRef(BaseModel):
+class AgentRef(_rt.Model):
     """Reference to an agent. The id has the form `{family}-{role}` and its family prefix must equal `family`; the role is lowercase letters and digits in hyphen-separated words."""
 
     model_config = ConfigDict(
@@ -77,7 +70,7 @@ class AgentRef(BaseModel):
         return _rt.check_model(cls, _v._n174, data, info)
 
 
-class KeyFinding(BaseModel):
+class KeyFinding(_rt.Model):
     """A primary insight from the source agent. The seed fixes only the id pattern; this schema adds a required `summary` text."""
 
     model_config = ConfigDict(
@@ -102,7 +95,7 @@ class KeyFinding(BaseModel):
         return _rt.check_model(cls, _v._n196, data, info)
 
 
-class OpenQuestion(BaseModel):
+class OpenQuestion(_rt.Model):
     """An unresolved question. The seed fixes only the id pattern; this schema adds a required `question` text."""
 
     model_config = ConfigDict(
@@ -127,7 +120,7 @@ class OpenQuestion(BaseModel):
         return _rt.check_model(cls, _v._n199, data, info)
 
 
-class Blocker(BaseModel):
+class Blocker(_rt.Model):
     """An issue blocking completion; a consumer escalates non-empty blockers. The seed fixes only the id pattern; this schema adds a required `description` text."""
 
     model_config = ConfigDict(
@@ -152,7 +145,7 @@ class Blocker(BaseModel):
         return _rt.check_model(cls, _v._n202, data, info)
 
 
-class ConfidenceBreakdown(BaseModel):
+class ConfidenceBreakdown(_rt.Model):
     """Confidence per category, each in [0.0, 1.0] and optional."""
 
     model_config = ConfigDict(
@@ -183,7 +176,7 @@ class ConfidenceBreakdown(BaseModel):
         return _rt.check_model(cls, _v._n205, data, info)
 
 
-class Confidence(BaseModel):
+class Confidence(_rt.Model):
     """Confidence of the source agent in its handoff."""
 
     model_config = ConfigDict(
@@ -211,7 +204,7 @@ class Confidence(BaseModel):
         return _rt.check_model(cls, _v._n204, data, info)
 
 
-class ArtifactRef(BaseModel):
+class ArtifactRef(_rt.Model):
     """A file produced by the source agent."""
 
     model_config = ConfigDict(
@@ -236,7 +229,7 @@ class ArtifactRef(BaseModel):
         return _rt.check_model(cls, _v._n207, data, info)
 
 
-class HandoffPayload(BaseModel):
+class HandoffPayload(_rt.Model):
     """The handoff content."""
 
     model_config = ConfigDict(
@@ -276,7 +269,7 @@ class HandoffPayload(BaseModel):
         return _rt.check_model(cls, _v._n194, data, info)
 
 
-class Trace(BaseModel):
+class Trace(_rt.Model):
     """Orchestration trace of the handoff."""
 
     model_config = ConfigDict(
@@ -298,7 +291,7 @@ class Trace(BaseModel):
         return _rt.check_model(cls, _v._n210, data, info)
 
 
-class SessionContext(BaseModel):
+class SessionContext(_rt.Model):
     """Session context handoff 1.0.0 (seed 002): the canonical format of an agent-to-agent handoff between the ps-* (problem solving), nse-* (NASA SE) and orch-* agent families. Consumers MUST ignore unknown fields, so no object is closed."""
 
     model_config = ConfigDict(
