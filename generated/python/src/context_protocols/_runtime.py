@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import decimal
+import importlib
 import json
 import math
 import re
@@ -288,7 +289,8 @@ class Pattern:
                 return regex.compile(self.pattern, regex.V0).search
             except regex.error:
                 return None
-        import re2  # type: ignore[import-untyped]
+        # google-re2 ships no type information: imported by name, its module is untyped.
+        re2 = importlib.import_module("re2")
 
         try:
             found: Callable[[str], object] = re2.compile(self.pattern).search
