@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::ir::names::{self, Lang};
 use crate::ir::{Ir, JsonType, Ty, TypeId, TypeKind};
 
+mod flows;
 mod helpers;
 mod limits;
 mod validators;
