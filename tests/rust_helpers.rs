@@ -99,6 +99,35 @@ fn call(helper: &str, a: &[Value]) -> Result<Value, String> {
         "normalizeEventAction" => {
             Ok(serde_json::to_value(p::normalize_event_action(&a[0])).unwrap())
         }
+        "applyThesisContextDefaults" => out(p::apply_thesis_context_defaults(&a[0])),
+        "deriveChapterContext" => out(p::derive_chapter_context(
+            &typed::<p::ThesisContext>(&a[0])?,
+            s(1),
+            &a[2],
+            &typed::<Vec<String>>(&a[3])?,
+        )),
+        "deriveSectionContext" => out(p::derive_section_context(
+            &typed::<p::ChapterContext>(&a[0])?,
+            s(1),
+            &a[2],
+        )),
+        "qualityNextStep" => out(p::quality_next_step(&typed::<Vec<p::QualityReport>>(
+            &a[0],
+        )?)),
+        "matchTaskToAgent" => out(p::match_task_to_agent(
+            &typed::<Vec<p::ContextReport>>(&a[0])?,
+            s(1),
+            s(2),
+        )),
+        "refreshRecommendation" => out(p::refresh_recommendation(
+            &typed::<p::ContextReport>(&a[0])?,
+            s(1),
+            s(2),
+        )),
+        "reportContextResponse" => out(p::report_context_response(&a[0])),
+        "processSchedulingAgentOutput" => {
+            Ok(serde_json::to_value(p::process_scheduling_agent_output(&a[0])).unwrap())
+        }
         other => panic!("no Rust helper for {other}"),
     }
 }
@@ -157,4 +186,54 @@ fn every_helper_vector_agrees_with_the_generated_rust_helpers() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// `docs/helpers.md`: a ChapterContext and a SectionContext derived from the example
+/// ThesisContext, both valid against their schemas.
+#[test]
+fn worked_example_derives_valid_chapter_and_section_contexts() {
+    let text = std::fs::read_to_string("docs/examples/thesis-context.json").unwrap();
+    let thesis = p::ThesisContext::from_json(&text).expect("the example thesis is valid");
+    let chapter = p::derive_chapter_context(
+        &thesis,
+        "ch3",
+        &json!({
+            "parent_summary": "A thesis on hierarchical context for writing agents; this chapter describes the method.",
+            "chapter_objectives": ["Describe the protocol"],
+            "research_questions_addressed": ["RQ1: Does hierarchical context reduce inconsistency?"],
+            "contributions_supported": ["C1: A context protocol"],
+            "chapter_citations": ["smith2020", "wang2023"],
+            "required_citations": ["smith2020"],
+            "section_assignments": [
+                {"section_id": "3.1", "section_title": "Design", "word_budget": 3000, "dependencies": [], "writer_type": "methods-writer", "status": "complete"},
+                {"section_id": "3.2", "section_title": "Setup", "word_budget": 2500, "dependencies": ["3.1"], "writer_type": "methods-writer", "status": "drafted"}
+            ]
+        }),
+        &["word budget".to_string()],
+    )
+    .expect("the chapter derives");
+    let section = p::derive_section_context(
+        &chapter,
+        "3.2",
+        &json!({
+            "chapter_summary": "The method chapter: protocol design, then setup.",
+            "section_objectives": ["Explain the setup"],
+            "key_points": ["40 theses", "5 runs"],
+            "relevant_research_files": ["research/setup.md"],
+            "relevant_notes": [],
+            "available_citations": ["smith2020", "wang2023"],
+            "style_guide": {"tense_for_section": "past"}
+        }),
+    )
+    .expect("the section derives");
+    chapter.validate().expect("the chapter context validates");
+    section.validate().expect("the section context validates");
+    let chapter = chapter.to_value().unwrap();
+    let section = section.to_value().unwrap();
+    p::ChapterContext::validate_value(&chapter).unwrap();
+    p::SectionContext::validate_value(&section).unwrap();
+    assert_eq!(chapter["chapter_number"], 3);
+    assert_eq!(chapter["remaining_budget"], 3500);
+    assert_eq!(section["section_number"], "3.2");
+    assert_eq!(section["word_budget"], 2500);
 }

@@ -4,6 +4,7 @@ pub mod annotations;
 pub(crate) mod defaults;
 pub(crate) mod depth;
 pub mod escape;
+pub mod flows;
 pub mod pattern;
 pub mod python;
 pub mod rust;
@@ -34,6 +35,7 @@ pub const GENERATED: &str =
 /// Renders one language.
 pub fn render(lang: Lang, ir: &Ir, opts: &Options) -> Result<Files> {
     annotations::check(ir)?;
+    flows::read(ir)?;
     match lang {
         Lang::Rust => rust::render(ir, opts),
         Lang::TypeScript => typescript::render(ir, opts),

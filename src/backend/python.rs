@@ -359,4 +359,5 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     Ok(files)
 }
 
+mod flows;
 mod helpers;

@@ -14,6 +14,7 @@ use crate::ir::names::{self, Lang};
 use crate::ir::{Ir, JsonType, Ty, TypeId, TypeKind};
 
 mod default_derive;
+mod flows;
 mod helpers;
 mod layout;
 mod limits;

@@ -4,6 +4,7 @@
 //! and whether a construct fits in 80 columns); the templates only lay them out, the way
 //! prettier would.
 
+mod flows;
 mod helpers;
 mod layout;
 mod validators;

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 import context_protocols as pkg
 from conftest import VECTORS, load_json
@@ -62,7 +63,7 @@ def _equal(actual: Any, expected: Any) -> bool:
 
 
 def test_helper_vector_count() -> None:
-    assert len(CASES) == 385
+    assert len(CASES) == 594
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -74,6 +75,8 @@ def test_helper(case: dict[str, Any]) -> None:
         assert info.value.code == case["error"]
     else:
         actual = function(*case["args"])
+        if isinstance(actual, BaseModel):
+            actual = actual.model_dump(by_alias=True, exclude_unset=True)
         assert _equal(actual, case["expected"]), (actual, case["expected"])
 
 
@@ -121,3 +124,63 @@ def test_helper_with_models(case: dict[str, Any], args: list[Any]) -> None:
     if isinstance(args[0], list):
         actual = [m.model_dump(by_alias=True, exclude_unset=True) for m in actual]
     assert _equal(actual, case["expected"]), (actual, case["expected"])
+
+
+def test_worked_example_derives_valid_contexts() -> None:
+    """docs/helpers.md: both derived contexts validate against their schemas."""
+    thesis = pkg.parse_thesis_context(
+        load_json(VECTORS.parent.parent / "docs" / "examples" / "thesis-context.json")
+    )
+    chapter = helpers.derive_chapter_context(
+        thesis,
+        "ch3",
+        {
+            "parent_summary": "A thesis on hierarchical context for writing agents; "
+            "this chapter describes the method.",
+            "chapter_objectives": ["Describe the protocol"],
+            "research_questions_addressed": [
+                "RQ1: Does hierarchical context reduce inconsistency?"
+            ],
+            "contributions_supported": ["C1: A context protocol"],
+            "chapter_citations": ["smith2020", "wang2023"],
+            "required_citations": ["smith2020"],
+            "section_assignments": [
+                {
+                    "section_id": "3.1",
+                    "section_title": "Design",
+                    "word_budget": 3000,
+                    "dependencies": [],
+                    "writer_type": "methods-writer",
+                    "status": "complete",
+                },
+                {
+                    "section_id": "3.2",
+                    "section_title": "Setup",
+                    "word_budget": 2500,
+                    "dependencies": ["3.1"],
+                    "writer_type": "methods-writer",
+                    "status": "drafted",
+                },
+            ],
+        },
+        ["word budget"],
+    )
+    section = helpers.derive_section_context(
+        chapter,
+        "3.2",
+        {
+            "chapter_summary": "The method chapter: protocol design, then setup.",
+            "section_objectives": ["Explain the setup"],
+            "key_points": ["40 theses", "5 runs"],
+            "relevant_research_files": ["research/setup.md"],
+            "relevant_notes": [],
+            "available_citations": ["smith2020", "wang2023"],
+            "style_guide": {"tense_for_section": "past"},
+        },
+    )
+    chapter_json = pkg.dump_chapter_context(chapter)
+    section_json = pkg.dump_section_context(section)
+    assert pkg.validate_chapter_context(chapter_json) == []
+    assert pkg.validate_section_context(section_json) == []
+    assert chapter_json["remaining_budget"] == 3500
+    assert section_json["section_number"] == "3.2"

@@ -83,3 +83,62 @@ test("helper vector count", () => {
   console.log(`helper vectors: ${total}`);
   assert.ok(total >= 385);
 });
+
+test("worked example (docs/helpers.md): derived contexts validate", () => {
+  const thesis = pkg.parseThesisContext(
+    JSON.parse(
+      readFileSync(
+        join(root, "..", "..", "..", "docs", "examples", "thesis-context.json"),
+        "utf8",
+      ),
+    ),
+  );
+  const chapter = pkg.deriveChapterContext(
+    thesis,
+    "ch3",
+    {
+      parent_summary:
+        "A thesis on hierarchical context for writing agents; this chapter describes the method.",
+      chapter_objectives: ["Describe the protocol"],
+      research_questions_addressed: [
+        "RQ1: Does hierarchical context reduce inconsistency?",
+      ],
+      contributions_supported: ["C1: A context protocol"],
+      chapter_citations: ["smith2020", "wang2023"],
+      required_citations: ["smith2020"],
+      section_assignments: [
+        {
+          section_id: "3.1",
+          section_title: "Design",
+          word_budget: 3000,
+          dependencies: [],
+          writer_type: "methods-writer",
+          status: "complete",
+        },
+        {
+          section_id: "3.2",
+          section_title: "Setup",
+          word_budget: 2500,
+          dependencies: ["3.1"],
+          writer_type: "methods-writer",
+          status: "drafted",
+        },
+      ],
+    },
+    ["word budget"],
+  );
+  const section = pkg.deriveSectionContext(chapter, "3.2", {
+    chapter_summary: "The method chapter: protocol design, then setup.",
+    section_objectives: ["Explain the setup"],
+    key_points: ["40 theses", "5 runs"],
+    relevant_research_files: ["research/setup.md"],
+    relevant_notes: [],
+    available_citations: ["smith2020", "wang2023"],
+    style_guide: { tense_for_section: "past" },
+  });
+  assert.deepEqual(pkg.validateChapterContext(chapter), []);
+  assert.deepEqual(pkg.validateSectionContext(section), []);
+  assert.equal(chapter.chapter_number, 3);
+  assert.equal(chapter.remaining_budget, 3500);
+  assert.equal(section.section_number, "3.2");
+});

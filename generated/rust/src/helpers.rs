@@ -7,9 +7,11 @@
 use std::fmt;
 
 #[allow(unused_imports)]
-use super::runtime::{regex, share_above, share_below, IntValue, Pattern};
+use super::runtime::{json, regex, share_above, share_below, IntValue, Pattern};
 #[allow(unused_imports)]
 use super::*;
+#[allow(unused_imports)]
+use serde_json::{Map, Value};
 
 /// Why a helper could not answer; [`HelperError::code`] is the same string in every language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -471,4 +473,698 @@ pub fn normalize_event_action(action: &serde_json::Value) -> EventNextAction {
         Ok(valid) => valid,
         Err(_) => event_fallback_action(),
     }
+}
+
+/// What an `apply_…_defaults` helper did: the object with its defaults, the properties it
+/// defaulted (in the order of the schema's `x-defaults`) and those that also warrant a warning.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DefaultsApplied {
+    pub value: Value,
+    pub defaults_used: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// A budget built from the units at `units`: the sum of their budgets and each one's budget by
+/// key. A repeated key counts once (the first entry wins); an entry without a string key or an
+/// integer budget is skipped.
+fn budget_of(value: &Value, units: &str, key: &str, budget: &str, names: [&str; 2]) -> Value {
+    let mut total: i64 = 0;
+    let mut per_unit = Map::new();
+    for unit in value.pointer(units).and_then(Value::as_array).into_iter().flatten() {
+        let k = unit.get(key).and_then(Value::as_str);
+        let b = unit.get(budget).filter(|b| b.is_i64() || b.is_u64());
+        if let (Some(k), Some(b)) = (k, b) {
+            if !per_unit.contains_key(k) {
+                total = total.saturating_add(b.as_i64().unwrap_or(i64::MAX));
+                per_unit.insert(k.to_string(), b.clone());
+            }
+        }
+    }
+    let mut out = Map::new();
+    out.insert(names[0].to_string(), total.into());
+    out.insert(names[1].to_string(), Value::Object(per_unit));
+    Value::Object(out)
+}
+
+/// `value` (a [`ThesisContext`] as JSON) with the schema's defaults for absent properties
+/// (`x-defaults`); a property that is present, even `null` or invalid, is kept. Fails with
+/// `not-an-object` when `value` is not an object.
+pub fn apply_thesis_context_defaults(value: &Value) -> Result<DefaultsApplied, HelperError> {
+    let mut out = value.as_object().ok_or(HelperError("not-an-object"))?.clone();
+    let mut defaults_used = Vec::new();
+    let mut warnings = Vec::new();
+    if !out.contains_key("terminology_glossary") {
+        out.insert("terminology_glossary".to_string(), json("[]"));
+        defaults_used.push("terminology_glossary".to_string());
+        warnings.push("terminology_glossary".to_string());
+    }
+    if !out.contains_key("bibliography_keys") {
+        out.insert("bibliography_keys".to_string(), json("[]"));
+        defaults_used.push("bibliography_keys".to_string());
+    }
+    if !out.contains_key("word_budget") {
+        let budget = budget_of(
+            value,
+            "/chapter_structure",
+            "chapter_id",
+            "word_budget",
+            ["total", "per_chapter"],
+        );
+        out.insert("word_budget".to_string(), budget);
+        defaults_used.push("word_budget".to_string());
+    }
+    if !out.contains_key("venue") {
+        out.insert("venue".to_string(), json("null"));
+        defaults_used.push("venue".to_string());
+    }
+    Ok(DefaultsApplied { value: Value::Object(out), defaults_used, warnings })
+}
+
+/// A child context under construction from its parent (`x-derive`): the unit it is derived for,
+/// its position among the parent's units, and the properties set so far (the input's first).
+struct Derivation<'a> {
+    parent: &'a Value,
+    input: &'a Map<String, Value>,
+    units: &'a [Value],
+    key: &'a str,
+    position: usize,
+    out: Map<String, Value>,
+}
+
+impl<'a> Derivation<'a> {
+    /// Fails with `invalid-input` when `input` is not an object and `unknown-unit` when no unit
+    /// of the parent has the key `wanted`.
+    fn new(
+        parent: &'a Value,
+        input: &'a Value,
+        units: &str,
+        key: &'a str,
+        wanted: &str,
+    ) -> Result<Self, HelperError> {
+        let input = input.as_object().ok_or(HelperError("invalid-input"))?;
+        let units = match parent.pointer(units) {
+            Some(Value::Array(list)) => list.as_slice(),
+            _ => &[],
+        };
+        let position = units
+            .iter()
+            .position(|u| u.get(key).and_then(Value::as_str) == Some(wanted))
+            .ok_or(HelperError("unknown-unit"))?;
+        Ok(Derivation { parent, input, units, key, position, out: input.clone() })
+    }
+
+    /// Sets a property the derivation computes; the input must not set it.
+    fn set(&mut self, property: &str, value: Option<Value>) -> Result<(), HelperError> {
+        if self.input.contains_key(property) {
+            return Err(HelperError("derived-property"));
+        }
+        if let Some(value) = value {
+            self.out.insert(property.to_string(), value);
+        }
+        Ok(())
+    }
+
+    fn unit(&self) -> &'a Value {
+        &self.units[self.position]
+    }
+
+    /// The position from 1, after the parent's number and a dot when `prefix` is given.
+    fn number(&mut self, property: &str, prefix: Option<&str>) -> Result<(), HelperError> {
+        let n = self.position + 1;
+        let value = match prefix.map(|p| self.parent.pointer(p)) {
+            None => Value::from(n),
+            Some(Some(Value::Number(x))) => Value::from(format!("{x}.{n}")),
+            Some(Some(Value::String(s))) => Value::from(format!("{s}.{n}")),
+            Some(_) => Value::from(n.to_string()),
+        };
+        self.set(property, Some(value))
+    }
+
+    /// Copies a parent value. An object is projected onto `keys` (the child's declared
+    /// properties); the input may add the keys the parent lacks, never replace one.
+    fn inherit(&mut self, property: &str, pointer: &str, keys: &[&str]) -> Result<(), HelperError> {
+        let value = self.parent.pointer(pointer).cloned();
+        if keys.is_empty() {
+            return self.set(property, value);
+        }
+        let mut merged = Map::new();
+        if let Some(Value::Object(o)) = &value {
+            for (k, v) in o.iter().filter(|(k, _)| keys.contains(&k.as_str())) {
+                merged.insert(k.clone(), v.clone());
+            }
+        }
+        match self.input.get(property) {
+            None => {}
+            Some(Value::Object(extra)) => {
+                for (k, v) in extra {
+                    if merged.contains_key(k) {
+                        return Err(HelperError("derived-property"));
+                    }
+                    merged.insert(k.clone(), v.clone());
+                }
+            }
+            Some(_) => return Err(HelperError("invalid-input")),
+        }
+        if value.is_some() || self.input.contains_key(property) {
+            self.out.insert(property.to_string(), Value::Object(merged));
+        }
+        Ok(())
+    }
+
+    fn copy_unit(&mut self, property: &str, unit_property: &str) -> Result<(), HelperError> {
+        self.set(property, self.unit().get(unit_property).cloned())
+    }
+
+    /// The input's list, which must be drawn from the parent's (`not-a-subset`), in the
+    /// parent's order without repeats; `[]` when the input has none.
+    fn subset(&mut self, property: &str, of: &str, key: Option<&str>) -> Result<(), HelperError> {
+        let chosen: Vec<&str> = match self.input.get(property) {
+            None => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(Value::as_str)
+                .collect::<Option<_>>()
+                .ok_or(HelperError("invalid-input"))?,
+            Some(_) => return Err(HelperError("invalid-input")),
+        };
+        let mut pool: Vec<&str> = Vec::new();
+        for item in self.parent.pointer(of).and_then(Value::as_array).into_iter().flatten() {
+            let item = match key {
+                Some(k) => item.get(k),
+                None => Some(item),
+            };
+            if let Some(s) = item.and_then(Value::as_str) {
+                if !pool.contains(&s) {
+                    pool.push(s);
+                }
+            }
+        }
+        if chosen.iter().any(|c| !pool.contains(c)) {
+            return Err(HelperError("not-a-subset"));
+        }
+        let kept: Vec<Value> =
+            pool.into_iter().filter(|p| chosen.contains(p)).map(Value::from).collect();
+        self.out.insert(property.to_string(), Value::Array(kept));
+        Ok(())
+    }
+
+    /// The glossary entries first used in this or an earlier unit, or whose term is in `used`,
+    /// in glossary order and without the first-use property.
+    fn terminology(
+        &mut self,
+        property: &str,
+        glossary: &str,
+        names: [&str; 2],
+        used: &[String],
+    ) -> Result<(), HelperError> {
+        let [term, first_use] = names;
+        let mut kept = Vec::new();
+        for entry in self.parent.pointer(glossary).and_then(Value::as_array).into_iter().flatten() {
+            let Value::Object(entry) = entry else {
+                continue;
+            };
+            let first = entry.get(first_use).and_then(Value::as_str);
+            let early = self.units[..=self.position]
+                .iter()
+                .any(|u| first.is_some() && u.get(self.key).and_then(Value::as_str) == first);
+            let named = entry
+                .get(term)
+                .and_then(Value::as_str)
+                .is_some_and(|t| used.iter().any(|u| u == t));
+            if early || named {
+                let mut entry = entry.clone();
+                entry.remove(first_use);
+                kept.push(Value::Object(entry));
+            }
+        }
+        self.set(property, Some(Value::Array(kept)))
+    }
+
+    /// The neighbours' texts: the input's (`no-neighbour` without that neighbour), else the
+    /// neighbour's entry in the parent's summaries, else absent.
+    fn neighbours(
+        &mut self,
+        preceding: &str,
+        following: &str,
+        summaries: Option<[&str; 3]>,
+    ) -> Result<(), HelperError> {
+        let before = self.position.checked_sub(1);
+        let after = Some(self.position + 1).filter(|i| *i < self.units.len());
+        for (property, index) in [(preceding, before), (following, after)] {
+            if self.input.contains_key(property) {
+                if index.is_none() {
+                    return Err(HelperError("no-neighbour"));
+                }
+                continue;
+            }
+            let (Some(i), Some([list, key, text])) = (index, summaries) else {
+                continue;
+            };
+            let wanted = self.units[i].get(self.key);
+            let found = self
+                .parent
+                .pointer(list)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .find(|s| wanted.is_some() && s.get(key) == wanted)
+                .and_then(|s| s.get(text))
+                .filter(|t| t.is_string());
+            if let Some(t) = found {
+                self.out.insert(property.to_string(), t.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// The parent's budget for this unit from the map at `map`, else the unit's own.
+    fn budget(
+        &mut self,
+        property: &str,
+        map: Option<&str>,
+        unit_property: Option<&str>,
+    ) -> Result<(), HelperError> {
+        let key = self.unit().get(self.key).and_then(Value::as_str).unwrap_or_default();
+        let from_map = map
+            .and_then(|m| self.parent.pointer(m))
+            .and_then(|m| m.get(key))
+            .filter(|b| b.is_i64() || b.is_u64());
+        let from_unit = unit_property.and_then(|p| self.unit().get(p));
+        self.set(property, from_map.or(from_unit).cloned())
+    }
+
+    /// The budget minus the budgets of the parts whose status is in `spent`.
+    fn remaining(
+        &mut self,
+        property: &str,
+        budget: &str,
+        parts: [&str; 3],
+        spent: &[&str],
+    ) -> Result<(), HelperError> {
+        let [list, part_budget, status] = parts;
+        if self.input.contains_key(property) {
+            return Err(HelperError("derived-property"));
+        }
+        let Some(total) = self.out.get(budget).and_then(Value::as_i64) else {
+            return Ok(());
+        };
+        let used: i64 = self
+            .out
+            .get(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|p| p.get(status).and_then(Value::as_str).is_some_and(|s| spent.contains(&s)))
+            .filter_map(|p| p.get(part_budget).and_then(Value::as_i64))
+            .sum();
+        self.out.insert(property.to_string(), Value::from(total - used));
+        Ok(())
+    }
+
+    /// The derived value, validated: `too-many-words` when a word limit is exceeded,
+    /// `invalid-result` for any other violation.
+    fn finish<T: serde::de::DeserializeOwned>(
+        self,
+        node: super::runtime::Node,
+    ) -> Result<T, HelperError> {
+        let value = Value::Object(self.out);
+        if let Err(e) = super::runtime::check(node, &value) {
+            let words = e.0.iter().any(|v| v.keyword == "x-max-words");
+            return Err(HelperError(if words { "too-many-words" } else { "invalid-result" }));
+        }
+        super::runtime::from_value(node, value).map_err(|_| HelperError("invalid-result"))
+    }
+}
+
+/// Derives a [`ChapterContext`] from its parent [`ThesisContext`] for the unit whose `chapter_id` is
+/// `chapter_id` (`x-derive`; the rules and their order are in the schema's description and the
+/// helper specification). `input` holds what an agent writes (summaries, objectives, chosen subsets).
+pub fn derive_chapter_context(
+    parent: &ThesisContext,
+    chapter_id: &str,
+    input: &Value,
+    terms_used: &[String],
+) -> Result<ChapterContext, HelperError> {
+    let parent = super::runtime::to_value(parent).map_err(|_| HelperError("invalid-input"))?;
+    let parent = apply_thesis_context_defaults(&parent)?.value;
+    let mut d = Derivation::new(&parent, input, "/chapter_structure", "chapter_id", chapter_id)?;
+    d.number("chapter_number", None)?;
+    d.inherit("project_id", "/project_id", &[])?;
+    d.inherit("document_title", "/title", &[])?;
+    d.inherit(
+        "style_guide",
+        "/style_guide",
+        &["citation_style", "methodology_type", "tense_rules", "formatting"],
+    )?;
+    d.copy_unit("chapter_id", "chapter_id")?;
+    d.copy_unit("chapter_title", "chapter_title")?;
+    d.copy_unit("chapter_type", "chapter_type")?;
+    d.subset("research_questions_addressed", "/research_questions", None)?;
+    d.subset("contributions_supported", "/contributions", None)?;
+    d.subset("chapter_citations", "/bibliography_keys", None)?;
+    d.subset("required_citations", "/required_citations", None)?;
+    d.terminology(
+        "terminology_subset",
+        "/terminology_glossary",
+        ["term", "first_use_chapter"],
+        terms_used,
+    )?;
+    d.neighbours(
+        "preceding_chapter_summary",
+        "following_chapter_preview",
+        Some(["/chapter_summaries", "chapter_id", "summary"]),
+    )?;
+    d.budget("word_budget", Some("/word_budget/per_chapter"), Some("word_budget"))?;
+    d.remaining(
+        "remaining_budget",
+        "word_budget",
+        ["section_assignments", "word_budget", "status"],
+        &["drafted", "complete"],
+    )?;
+    d.finish(super::validators::n54)
+}
+
+/// Derives a [`SectionContext`] from its parent [`ChapterContext`] for the unit whose `section_id` is
+/// `section_id` (`x-derive`; the rules and their order are in the schema's description and the
+/// helper specification). `input` holds what an agent writes (summaries, objectives, chosen subsets).
+pub fn derive_section_context(
+    parent: &ChapterContext,
+    section_id: &str,
+    input: &Value,
+) -> Result<SectionContext, HelperError> {
+    let parent = super::runtime::to_value(parent).map_err(|_| HelperError("invalid-input"))?;
+    let mut d = Derivation::new(&parent, input, "/section_assignments", "section_id", section_id)?;
+    d.number("section_number", Some("/chapter_number"))?;
+    d.inherit("project_id", "/project_id", &[])?;
+    d.inherit("chapter_id", "/chapter_id", &[])?;
+    d.inherit("chapter_title", "/chapter_title", &[])?;
+    d.inherit(
+        "style_guide",
+        "/style_guide",
+        &["citation_style", "methodology_type", "tense_for_section"],
+    )?;
+    d.copy_unit("section_id", "section_id")?;
+    d.copy_unit("section_title", "section_title")?;
+    d.copy_unit("word_budget", "word_budget")?;
+    d.subset("required_citations", "/required_citations", None)?;
+    d.subset("available_citations", "/chapter_citations", None)?;
+    d.subset("terminology_to_use", "/terminology_subset", Some("term"))?;
+    d.subset("terms_to_define", "/terminology_subset", Some("term"))?;
+    d.neighbours("preceding_section_summary", "following_section_preview", None)?;
+    d.finish(super::validators::n59)
+}
+
+/// The next step of the quality-control flow (`x-quality-flow`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QualityAction {
+    /// Halt, report and await a fix.
+    Halt,
+    /// Auto-fix the listed issues, then check again.
+    AutoFix,
+    /// Log the remaining issues for later and continue.
+    Continue,
+}
+
+/// What [`quality_next_step`] decided, with the issues sorted by what to do with them.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct QualityStep {
+    pub action: QualityAction,
+    /// Issues of a halting severity (critical).
+    pub halt: Vec<QualityIssue>,
+    /// Issues to fix (major) that can be auto-fixed.
+    pub auto_fix: Vec<QualityIssue>,
+    /// Issues to fix that cannot be auto-fixed.
+    pub manual: Vec<QualityIssue>,
+    /// Issues to log (minor, suggestion).
+    pub log: Vec<QualityIssue>,
+}
+
+/// The next step after the reports of parallel QC agents: halt when an issue halts (or a fix
+/// cannot be automatic and none can), auto-fix and re-check when some fix can be automatic,
+/// else continue. Issues keep report order, then issue order.
+pub fn quality_next_step(reports: &[QualityReport]) -> Result<QualityStep, HelperError> {
+    let mut step = QualityStep {
+        action: QualityAction::Continue,
+        halt: Vec::new(),
+        auto_fix: Vec::new(),
+        manual: Vec::new(),
+        log: Vec::new(),
+    };
+    for issue in reports.iter().flat_map(|r| &r.issues) {
+        let list = match issue.severity.as_str() {
+            "critical" => &mut step.halt,
+            "major" if issue.auto_fixable => &mut step.auto_fix,
+            "major" => &mut step.manual,
+            "minor" | "suggestion" => &mut step.log,
+            _ => return Err(HelperError("invalid-severity")),
+        };
+        list.push(issue.clone());
+    }
+    step.action = if !step.halt.is_empty() {
+        QualityAction::Halt
+    } else if !step.auto_fix.is_empty() {
+        QualityAction::AutoFix
+    } else if !step.manual.is_empty() {
+        QualityAction::Halt
+    } else {
+        QualityAction::Continue
+    };
+    Ok(step)
+}
+
+/// One ranked agent of [`match_task_to_agent`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentScore {
+    pub agent_id: String,
+    pub score: i64,
+}
+
+/// The agent recommended for a task (`x-agent-match`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentRecommendation {
+    pub recommended_agent: String,
+    pub score: i64,
+    /// The next 2 agents, in rank order.
+    pub alternatives: Vec<AgentScore>,
+    /// The score is at least 50: the agent already has relevant context.
+    pub context_optimized: bool,
+}
+
+/// Ranks the agents for a task by [`task_match_score`] of each agent's latest report (greatest
+/// timestamp instant; the later report on equal instants), highest first, equal scores by agent
+/// id in code-point order. Fails with `invalid-timestamp` for a bad report timestamp (in list
+/// order), then `no-agents` for an empty list.
+pub fn match_task_to_agent(
+    reports: &[ContextReport],
+    task_id: &str,
+    project_id: &str,
+) -> Result<AgentRecommendation, HelperError> {
+    let mut latest: Vec<(String, i128, &ContextReport)> = Vec::new();
+    for report in reports {
+        let json = super::runtime::to_value(report).map_err(|_| HelperError("invalid-report"))?;
+        let agent = json.pointer("/agentId").and_then(Value::as_str).unwrap_or_default();
+        let at = json
+            .pointer("/reportTimestamp")
+            .and_then(Value::as_str)
+            .and_then(instant_nanos)
+            .ok_or(HelperError("invalid-timestamp"))?;
+        match latest.iter_mut().find(|(a, _, _)| a == agent) {
+            Some(entry) if at >= entry.1 => *entry = (agent.to_string(), at, report),
+            Some(_) => {}
+            None => latest.push((agent.to_string(), at, report)),
+        }
+    }
+    let mut ranked: Vec<AgentScore> = latest
+        .into_iter()
+        .map(|(agent_id, _, r)| AgentScore {
+            agent_id,
+            score: task_match_score(r, task_id, project_id),
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| a.agent_id.cmp(&b.agent_id)));
+    let mut ranked = ranked.into_iter();
+    let best = ranked.next().ok_or(HelperError("no-agents"))?;
+    Ok(AgentRecommendation {
+        context_optimized: best.score >= 50,
+        recommended_agent: best.agent_id,
+        score: best.score,
+        alternatives: ranked.take(2).collect(),
+    })
+}
+
+/// What to do about stale context.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RefreshRecommendation {
+    pub recommendation: String,
+    pub message: String,
+    pub action: String,
+}
+
+/// [`RefreshRecommendation`] `REFRESH_CONTEXT` when the project's context is COLD at `now`;
+/// `None` when it is fresher, or the project is not loaded or has no load time. `now` is
+/// checked first, then the load time (`invalid-timestamp`).
+pub fn refresh_recommendation(
+    report: &ContextReport,
+    project_id: &str,
+    now: &str,
+) -> Result<Option<RefreshRecommendation>, HelperError> {
+    instant_nanos(now).ok_or(HelperError("invalid-timestamp"))?;
+    let json = super::runtime::to_value(report).map_err(|_| HelperError("invalid-report"))?;
+    let loaded_at = json
+        .pointer("/loadedProjects")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|p| p.get("projectId").and_then(Value::as_str) == Some(project_id))
+        .and_then(|p| p.get("loadedAt"))
+        .and_then(Value::as_str);
+    let Some(loaded_at) = loaded_at else {
+        return Ok(None);
+    };
+    let label = context_freshness(loaded_at, now)?;
+    Ok(matches!(label.as_str(), "COLD").then(|| RefreshRecommendation {
+        recommendation: "REFRESH_CONTEXT".to_string(),
+        message: "Agent context is stale (2+ hours old)".to_string(),
+        action: "Suggest agent reconnects for fresh context".to_string(),
+    }))
+}
+
+/// The response of the tool whose input is [`ReportContextInput`] (`x-tool-response`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ReportContextResponse {
+    pub success: bool,
+    pub message: String,
+    /// The input's lists, by name.
+    #[serde(rename = "optimization")]
+    pub optimization: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+/// The [`ReportContextResponse`] for a [`ReportContextInput`] given as any JSON value: success, the
+/// message and the input's lists. Fails with `invalid-report` when `input` is not a valid
+/// ReportContextInput.
+pub fn report_context_response(input: &Value) -> Result<ReportContextResponse, HelperError> {
+    if !super::runtime::is_valid(super::validators::n20, input) {
+        return Err(HelperError("invalid-report"));
+    }
+    let strings = |p: &str| -> Vec<String> {
+        let items = input.pointer(p).and_then(Value::as_array).into_iter().flatten();
+        items.filter_map(Value::as_str).map(String::from).collect()
+    };
+    let lists = [
+        ("tasksSuitedForYou", "/capabilities/canStartImmediately"),
+        ("tasksRequiringLoad", "/capabilities/needsContextLoad"),
+    ];
+    Ok(ReportContextResponse {
+        success: true,
+        message: "Context report recorded".to_string(),
+        optimization: lists.into_iter().map(|(k, p)| (k.to_string(), strings(p))).collect(),
+    })
+}
+
+/// What the backend does with an agent output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputStatus {
+    /// Valid (after fallbacks): apply the updates and schedule the follow-up.
+    Ok,
+    /// Still invalid: log, escalate to the user, update nothing.
+    Escalate,
+    /// Not an object: mark the coordination as failed.
+    Failed,
+}
+
+/// A violation seen in an agent output: where, and which keyword.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct SeenViolation {
+    pub pointer: String,
+    pub keyword: String,
+}
+
+/// Every violation of `value`, sorted by pointer then keyword, without repeats.
+fn seen_violations(node: super::runtime::Node, value: &Value) -> Vec<SeenViolation> {
+    let mut seen: Vec<SeenViolation> = match super::runtime::check(node, value) {
+        Ok(()) => Vec::new(),
+        Err(e) => {
+            e.0.into_iter()
+                .map(|v| SeenViolation { pointer: v.pointer, keyword: v.keyword.to_string() })
+                .collect()
+        }
+    };
+    seen.sort();
+    seen.dedup();
+    seen
+}
+
+/// The string at a pointer, if there is one.
+fn text_at(value: &Value, pointer: &str) -> Option<String> {
+    value.pointer(pointer).and_then(Value::as_str).map(String::from)
+}
+
+/// The valid typed value at a pointer, if there is one.
+fn typed_at<T: serde::de::DeserializeOwned>(
+    value: &Value,
+    pointer: &str,
+    node: super::runtime::Node,
+) -> Option<T> {
+    super::runtime::from_value(node, value.pointer(pointer)?.clone()).ok()
+}
+
+/// What [`process_scheduling_agent_output`] found and what the backend must do next.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ProcessedSchedulingAgentOutput {
+    pub status: OutputStatus,
+    /// The output with its fallbacks, when `status` is `ok`.
+    pub output: Option<SchedulingAgentOutput>,
+    /// The pointers of the actions replaced by their fallback.
+    pub replaced: Vec<String>,
+    pub update_coordination: Option<AttendeeAnalysis>,
+    pub update_event: Option<EventAnalysis>,
+    /// When to invoke the agent again; `None`: no follow-up.
+    pub follow_up_at: Option<String>,
+    /// The violations of the output as received.
+    pub violations: Vec<SeenViolation>,
+}
+
+/// Post-processes an agent output given as any JSON value (`x-post-process`): validates it,
+/// replaces each invalid next action by its fallback, and says what to update and when to
+/// follow up. Never fails.
+pub fn process_scheduling_agent_output(output: &Value) -> ProcessedSchedulingAgentOutput {
+    let mut result = ProcessedSchedulingAgentOutput {
+        status: OutputStatus::Failed,
+        output: None,
+        replaced: Vec::new(),
+        update_coordination: None,
+        update_event: None,
+        follow_up_at: None,
+        violations: seen_violations(super::validators::n171, output),
+    };
+    if !output.is_object() {
+        return result;
+    }
+    let mut fixed = output.clone();
+    if let Some(action) = fixed.pointer_mut("/attendee_analysis/next_action") {
+        if !is_valid_attendee_action(action) {
+            *action = json(ATTENDEE_FALLBACK);
+            result.replaced.push("/attendee_analysis/next_action".to_string());
+        }
+    }
+    if let Some(action) = fixed.pointer_mut("/event_analysis/next_action") {
+        if !is_valid_event_action(action) {
+            *action = json(EVENT_FALLBACK);
+            result.replaced.push("/event_analysis/next_action".to_string());
+        }
+    }
+    if !super::runtime::is_valid(super::validators::n171, &fixed) {
+        result.status = OutputStatus::Escalate;
+        return result;
+    }
+    result.status = OutputStatus::Ok;
+    result.follow_up_at = text_at(&fixed, "/follow_up_date");
+    result.update_coordination = typed_at(&fixed, "/attendee_analysis", super::validators::n155);
+    result.update_event = typed_at(&fixed, "/event_analysis", super::validators::n157);
+    result.output = SchedulingAgentOutput::from_value(fixed).ok();
+    result
 }

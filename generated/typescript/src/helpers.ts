@@ -3,16 +3,37 @@
 // boundary is fixed by the helper specification and its shared test vectors.
 
 import { codePoints } from "./runtime.js";
+import type { Violation } from "./runtime.js";
+import { isReportContextInput } from "./agent-context-report.js";
 import type { ContextReport, ContextWindow } from "./agent-context-report.js";
 import type { MessageEnvelope } from "./message-envelope.js";
-import type { QualityIssue, QualityReport } from "./paper-context.js";
+import {
+  validateChapterContext,
+  parseChapterContext,
+  validateSectionContext,
+  parseSectionContext,
+} from "./paper-context.js";
+import type {
+  ThesisContext,
+  ChapterContext,
+  SectionContext,
+  QualityIssue,
+  QualityReport,
+} from "./paper-context.js";
 import {
   isAttendeeNextAction,
   isEventNextAction,
+  isAttendeeAnalysis,
+  isEventAnalysis,
+  validateSchedulingAgentOutput,
+  isSchedulingAgentOutput,
 } from "./scheduling-context.js";
 import type {
   AttendeeNextAction,
   EventNextAction,
+  AttendeeAnalysis,
+  EventAnalysis,
+  SchedulingAgentOutput,
 } from "./scheduling-context.js";
 import type { SessionContext } from "./session-context.js";
 
@@ -537,4 +558,776 @@ export function eventFallbackAction(): EventNextAction {
 /** `action` when {@link isValidEventAction} accepts it, else the fallback. */
 export function normalizeEventAction(action: unknown): EventNextAction {
   return isValidEventAction(action) ? action : eventFallbackAction();
+}
+
+// Shared by the seed flows (`x-defaults`, `x-derive`, `x-post-process`, …).
+
+type Json = { [key: string]: unknown };
+
+/** `v` when it is a JSON object (not an array), else `undefined`. */
+function object(v: unknown): Json | undefined {
+  return typeof v === "object" && v !== null && !Array.isArray(v)
+    ? (v as Json)
+    : undefined;
+}
+
+/** Whether `o` is an object with its own property `key` (whatever its value). */
+function has(o: unknown, key: string): boolean {
+  const obj = object(o);
+  return obj !== undefined && Object.hasOwn(obj, key);
+}
+
+/** The value at a JSON Pointer, `undefined` when absent. */
+function at(o: unknown, pointer: string): unknown {
+  const keys = pointer.split("/").slice(1);
+  return dig(
+    o,
+    keys.map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~")),
+  );
+}
+
+/** Whether a JSON Pointer names a present value (`null` included). */
+function present(o: unknown, pointer: string): boolean {
+  const keys = pointer.split("/").slice(1);
+  const last = keys.pop();
+  const owner = dig(o, keys);
+  return last !== undefined && has(owner, last);
+}
+
+/** A deep copy of a JSON value. */
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+/** Whether `v` is an integer (a safe one). */
+function isInteger(v: unknown): v is number {
+  return typeof v === "number" && Number.isSafeInteger(v);
+}
+
+/** Orders strings by code point (not by UTF-16 unit, as `<` does). */
+function byCodePoint(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+// Graceful degradation (`x-defaults`).
+
+/** What an `apply…Defaults` helper did. */
+export interface DefaultsApplied {
+  /** The object with its defaults. */
+  value: { [key: string]: unknown };
+  /** The properties defaulted, in the order of the schema's `x-defaults`. */
+  defaults_used: string[];
+  /** The defaulted properties that also warrant a warning. */
+  warnings: string[];
+}
+
+/**
+ * A budget built from the units at `units`: the sum of their budgets and each one's budget
+ * by key. A repeated key counts once (the first entry wins); an entry without a string key
+ * or an integer budget is skipped.
+ */
+function budgetOf(
+  value: unknown,
+  units: string,
+  key: string,
+  budget: string,
+  names: readonly [string, string],
+): Json {
+  let total = 0;
+  const perUnit: Json = {};
+  const list = at(value, units);
+  for (const unit of Array.isArray(list) ? list : []) {
+    const k = read(unit, key);
+    const b = read(unit, budget);
+    if (typeof k === "string" && isInteger(b) && !Object.hasOwn(perUnit, k)) {
+      total += b;
+      perUnit[k] = b;
+    }
+  }
+  return { [names[0]]: total, [names[1]]: perUnit };
+}
+
+/**
+ * `value` (a {@link ThesisContext} as JSON) with the schema's defaults for absent
+ * properties; a property that is present, even `null` or invalid, is kept.
+ * @throws {HelperError} `not-an-object` when `value` is not an object.
+ */
+export function applyThesisContextDefaults(value: unknown): DefaultsApplied {
+  const given = object(value);
+  if (given === undefined) {
+    throw new HelperError("not-an-object", "the value is not an object");
+  }
+  const out: Json = { ...given };
+  const used: string[] = [];
+  const warnings: string[] = [];
+  if (!Object.hasOwn(out, "terminology_glossary")) {
+    out["terminology_glossary"] = [];
+    used.push("terminology_glossary");
+    warnings.push("terminology_glossary");
+  }
+  if (!Object.hasOwn(out, "bibliography_keys")) {
+    out["bibliography_keys"] = [];
+    used.push("bibliography_keys");
+  }
+  if (!Object.hasOwn(out, "word_budget")) {
+    out["word_budget"] = budgetOf(
+      value,
+      "/chapter_structure",
+      "chapter_id",
+      "word_budget",
+      ["total", "per_chapter"],
+    );
+    used.push("word_budget");
+  }
+  if (!Object.hasOwn(out, "venue")) {
+    out["venue"] = null;
+    used.push("venue");
+  }
+  return { value: out, defaults_used: used, warnings };
+}
+
+// Context derivation (`x-derive`).
+
+/** A child context under construction from its parent. */
+class Derivation {
+  readonly out: Json;
+
+  private constructor(
+    readonly parent: unknown,
+    readonly input: Json,
+    readonly units: readonly unknown[],
+    readonly key: string,
+    readonly position: number,
+  ) {
+    this.out = { ...input };
+  }
+
+  /** Fails with `invalid-input` (input not an object), then `unknown-unit`. */
+  static create(
+    parent: unknown,
+    input: unknown,
+    units: string,
+    key: string,
+    wanted: string,
+  ): Derivation {
+    const given = object(input);
+    if (given === undefined) {
+      throw new HelperError("invalid-input", "the input is not an object");
+    }
+    const list = at(parent, units);
+    const all = Array.isArray(list) ? list : [];
+    const position = all.findIndex((u) => read(u, key) === wanted);
+    if (position < 0) {
+      throw new HelperError(
+        "unknown-unit",
+        `no unit ${JSON.stringify(wanted)}`,
+      );
+    }
+    return new Derivation(parent, given, all, key, position);
+  }
+
+  private unit(): unknown {
+    return this.units[this.position];
+  }
+
+  /** Sets a property the derivation computes; the input must not set it. */
+  private set(property: string, value: unknown, present: boolean): void {
+    if (Object.hasOwn(this.input, property)) {
+      throw new HelperError("derived-property", `${property} is derived`);
+    }
+    if (present) this.out[property] = value;
+  }
+
+  /** The position from 1, after the parent's number and a dot with a prefix. */
+  number(property: string, prefix: string | null): void {
+    const n = this.position + 1;
+    if (prefix === null) return this.set(property, n, true);
+    const x = at(this.parent, prefix);
+    const known = typeof x === "string" || typeof x === "number";
+    this.set(property, known ? `${x}.${n}` : `${n}`, true);
+  }
+
+  /**
+   * Copies a parent value. An object is projected onto `keys` (the child's declared
+   * properties); the input may add the keys the parent lacks, never replace one.
+   */
+  inherit(keys: readonly string[], property: string, pointer: string): void {
+    const value = at(this.parent, pointer);
+    const found = present(this.parent, pointer);
+    if (keys.length === 0) return this.set(property, clone(value), found);
+    const merged: Json = {};
+    for (const [k, v] of Object.entries(object(value) ?? {})) {
+      if (keys.includes(k)) merged[k] = clone(v);
+    }
+    if (Object.hasOwn(this.input, property)) {
+      const extra = object(this.input[property]);
+      if (extra === undefined) {
+        throw new HelperError("invalid-input", `${property} is not an object`);
+      }
+      for (const [k, v] of Object.entries(extra)) {
+        if (Object.hasOwn(merged, k)) {
+          throw new HelperError(
+            "derived-property",
+            `${property}.${k} is inherited`,
+          );
+        }
+        merged[k] = v;
+      }
+    }
+    if (found || Object.hasOwn(this.input, property)) {
+      this.out[property] = merged;
+    }
+  }
+
+  copyUnit(property: string, unitProperty: string): void {
+    const unit = this.unit();
+    const value = clone(read(unit, unitProperty));
+    this.set(property, value, has(unit, unitProperty));
+  }
+
+  /**
+   * The input's list, drawn from the parent's (`not-a-subset`), in the parent's order
+   * without repeats; `[]` when the input has none.
+   */
+  subset(property: string, of: string, key: string | null): void {
+    const chosen = Object.hasOwn(this.input, property)
+      ? this.input[property]
+      : [];
+    if (
+      !Array.isArray(chosen) ||
+      !chosen.every((c): c is string => typeof c === "string")
+    ) {
+      throw new HelperError(
+        "invalid-input",
+        `${property} is not a string list`,
+      );
+    }
+    const pool: string[] = [];
+    const list = at(this.parent, of);
+    for (const item of Array.isArray(list) ? list : []) {
+      const s = key === null ? item : read(item, key);
+      if (typeof s === "string" && !pool.includes(s)) pool.push(s);
+    }
+    if (chosen.some((c) => !pool.includes(c))) {
+      throw new HelperError("not-a-subset", `${property} is not a subset`);
+    }
+    this.out[property] = pool.filter((p) => chosen.includes(p));
+  }
+
+  /**
+   * The glossary entries first used in this or an earlier unit, or whose term is in
+   * `used`, in glossary order and without the first-use property.
+   */
+  terminology(
+    property: string,
+    glossary: string,
+    names: readonly [string, string],
+    used: readonly string[],
+  ): void {
+    const [term, firstUse] = names;
+    const early = this.units
+      .slice(0, this.position + 1)
+      .map((u) => read(u, this.key));
+    const kept: Json[] = [];
+    const list = at(this.parent, glossary);
+    for (const entry of Array.isArray(list) ? list : []) {
+      const e = object(entry);
+      if (e === undefined) continue;
+      const first = read(e, firstUse);
+      const t = read(e, term);
+      const named = typeof t === "string" && used.includes(t);
+      if ((typeof first === "string" && early.includes(first)) || named) {
+        const copy = clone(e);
+        delete copy[firstUse];
+        kept.push(copy);
+      }
+    }
+    this.set(property, kept, true);
+  }
+
+  /**
+   * The neighbours' texts: the input's (`no-neighbour` without that neighbour), else the
+   * neighbour's entry in the parent's summaries, else absent.
+   */
+  neighbours(
+    summaries: readonly [string, string, string] | null,
+    preceding: string,
+    following: string,
+  ): void {
+    const after = this.position + 1;
+    const before = this.position > 0 ? this.position - 1 : null;
+    const next = after < this.units.length ? after : null;
+    for (const [property, index] of [
+      [preceding, before],
+      [following, next],
+    ] as const) {
+      if (Object.hasOwn(this.input, property)) {
+        if (index === null) {
+          throw new HelperError("no-neighbour", `${property} has no neighbour`);
+        }
+        continue;
+      }
+      if (index === null || summaries === null) continue;
+      const [list, key, text] = summaries;
+      const wanted = read(this.units[index], this.key);
+      const all = at(this.parent, list);
+      const found = (Array.isArray(all) ? all : []).find(
+        (s) => wanted !== undefined && has(s, key) && read(s, key) === wanted,
+      );
+      const t = read(found, text);
+      if (typeof t === "string") this.out[property] = t;
+    }
+  }
+
+  /** The parent's budget for this unit from the map at `map`, else the unit's own. */
+  budget(
+    property: string,
+    map: string | null,
+    unitProperty: string | null,
+  ): void {
+    const unit = this.unit();
+    const k = read(unit, this.key);
+    const table = map === null ? undefined : at(this.parent, map);
+    const fromMap = typeof k === "string" ? read(table, k) : undefined;
+    if (isInteger(fromMap)) return this.set(property, fromMap, true);
+    if (unitProperty === null) return this.set(property, undefined, false);
+    const own = has(unit, unitProperty);
+    this.set(property, clone(read(unit, unitProperty)), own);
+  }
+
+  /** The budget minus the budgets of the parts whose status is in `spent`. */
+  remaining(
+    spent: readonly string[],
+    parts: readonly [string, string, string],
+    property: string,
+    budget: string,
+  ): void {
+    const [list, partBudget, status] = parts;
+    if (Object.hasOwn(this.input, property)) {
+      throw new HelperError("derived-property", `${property} is derived`);
+    }
+    const total = this.out[budget];
+    if (!isInteger(total)) return;
+    let used = 0;
+    const all = this.out[list];
+    for (const part of Array.isArray(all) ? all : []) {
+      const s = read(part, status);
+      const b = read(part, partBudget);
+      if (typeof s === "string" && spent.includes(s) && isInteger(b)) used += b;
+    }
+    this.out[property] = total - used;
+  }
+
+  /**
+   * The derived value, validated: `too-many-words` when a word limit is exceeded,
+   * `invalid-result` for any other violation.
+   */
+  finish<T>(
+    validate: (v: unknown) => Violation[],
+    parse: (v: unknown) => T,
+  ): T {
+    const violations = validate(this.out);
+    if (violations.some((v) => v.keyword === "x-max-words")) {
+      throw new HelperError("too-many-words", "a summary is too long");
+    }
+    if (violations.length > 0) {
+      throw new HelperError("invalid-result", "the derived value is invalid");
+    }
+    return parse(this.out);
+  }
+}
+/**
+ * Derives a {@link ChapterContext} from its parent {@link ThesisContext} for the unit whose
+ * `chapter_id` is `chapterId` (`x-derive`; the rules and their order are in the schema's
+ * description and the helper specification).
+ * @throws {HelperError} `invalid-input`, `unknown-unit`, `derived-property`, `not-a-subset`,
+ * `no-neighbour`, `too-many-words` or `invalid-result`.
+ */
+export function deriveChapterContext(
+  parent: ThesisContext,
+  chapterId: string,
+  input: { readonly [key: string]: unknown },
+  termsUsed: readonly string[],
+): ChapterContext {
+  const whole = applyThesisContextDefaults(parent).value;
+  const d = Derivation.create(
+    whole,
+    input,
+    "/chapter_structure",
+    "chapter_id",
+    chapterId,
+  );
+  d.number("chapter_number", null);
+  d.inherit([], "project_id", "/project_id");
+  d.inherit([], "document_title", "/title");
+  d.inherit(
+    ["citation_style", "methodology_type", "tense_rules", "formatting"],
+    "style_guide",
+    "/style_guide",
+  );
+  d.copyUnit("chapter_id", "chapter_id");
+  d.copyUnit("chapter_title", "chapter_title");
+  d.copyUnit("chapter_type", "chapter_type");
+  d.subset("research_questions_addressed", "/research_questions", null);
+  d.subset("contributions_supported", "/contributions", null);
+  d.subset("chapter_citations", "/bibliography_keys", null);
+  d.subset("required_citations", "/required_citations", null);
+  d.terminology(
+    "terminology_subset",
+    "/terminology_glossary",
+    ["term", "first_use_chapter"],
+    termsUsed,
+  );
+  d.neighbours(
+    ["/chapter_summaries", "chapter_id", "summary"],
+    "preceding_chapter_summary",
+    "following_chapter_preview",
+  );
+  d.budget("word_budget", "/word_budget/per_chapter", "word_budget");
+  d.remaining(
+    ["drafted", "complete"],
+    ["section_assignments", "word_budget", "status"],
+    "remaining_budget",
+    "word_budget",
+  );
+  return d.finish(validateChapterContext, parseChapterContext);
+}
+/**
+ * Derives a {@link SectionContext} from its parent {@link ChapterContext} for the unit whose
+ * `section_id` is `sectionId` (`x-derive`; the rules and their order are in the schema's
+ * description and the helper specification).
+ * @throws {HelperError} `invalid-input`, `unknown-unit`, `derived-property`, `not-a-subset`,
+ * `no-neighbour`, `too-many-words` or `invalid-result`.
+ */
+export function deriveSectionContext(
+  parent: ChapterContext,
+  sectionId: string,
+  input: { readonly [key: string]: unknown },
+): SectionContext {
+  const whole: unknown = parent;
+  const d = Derivation.create(
+    whole,
+    input,
+    "/section_assignments",
+    "section_id",
+    sectionId,
+  );
+  d.number("section_number", "/chapter_number");
+  d.inherit([], "project_id", "/project_id");
+  d.inherit([], "chapter_id", "/chapter_id");
+  d.inherit([], "chapter_title", "/chapter_title");
+  d.inherit(
+    ["citation_style", "methodology_type", "tense_for_section"],
+    "style_guide",
+    "/style_guide",
+  );
+  d.copyUnit("section_id", "section_id");
+  d.copyUnit("section_title", "section_title");
+  d.copyUnit("word_budget", "word_budget");
+  d.subset("required_citations", "/required_citations", null);
+  d.subset("available_citations", "/chapter_citations", null);
+  d.subset("terminology_to_use", "/terminology_subset", "term");
+  d.subset("terms_to_define", "/terminology_subset", "term");
+  d.neighbours(null, "preceding_section_summary", "following_section_preview");
+  return d.finish(validateSectionContext, parseSectionContext);
+}
+
+// Quality-control flow (`x-quality-flow` on QualityReport).
+
+/** What {@link qualityNextStep} decided, with the issues sorted by what to do with them. */
+export interface QualityStep {
+  /** Halt and await a fix, auto-fix then re-check, or log and continue. */
+  action: "halt" | "auto_fix" | "continue";
+  /** Issues of a halting severity (critical). */
+  halt: QualityIssue[];
+  /** Issues to fix (major) that can be auto-fixed. */
+  auto_fix: QualityIssue[];
+  /** Issues to fix that cannot be auto-fixed. */
+  manual: QualityIssue[];
+  /** Issues to log (minor, suggestion). */
+  log: QualityIssue[];
+}
+
+const FLOW: { readonly [severity: string]: "halt" | "fix" | "log" } = {
+  critical: "halt",
+  major: "fix",
+  minor: "log",
+  suggestion: "log",
+};
+
+/**
+ * The next step after the reports of parallel QC agents: halt when an issue halts (or a fix
+ * cannot be automatic and none can), auto-fix and re-check when some fix can be automatic,
+ * else continue. Issues keep report order, then issue order.
+ * @throws {HelperError} `invalid-severity` for an unknown severity.
+ */
+export function qualityNextStep(
+  reports: readonly QualityReport[],
+): QualityStep {
+  const step: QualityStep = {
+    action: "continue",
+    halt: [],
+    auto_fix: [],
+    manual: [],
+    log: [],
+  };
+  for (const report of reports) {
+    const issues = read(report, "issues");
+    const list = (Array.isArray(issues) ? issues : []) as QualityIssue[];
+    for (const issue of list) {
+      const severity = read(issue, "severity");
+      const kind =
+        typeof severity === "string" && Object.hasOwn(FLOW, severity)
+          ? FLOW[severity]
+          : undefined;
+      if (kind === undefined) {
+        const shown = JSON.stringify(severity) ?? "undefined";
+        throw new HelperError("invalid-severity", `unknown severity ${shown}`);
+      }
+      if (kind !== "fix") step[kind].push(issue);
+      else if (read(issue, "auto_fixable") === true) step.auto_fix.push(issue);
+      else step.manual.push(issue);
+    }
+  }
+  if (step.halt.length > 0) step.action = "halt";
+  else if (step.auto_fix.length > 0) step.action = "auto_fix";
+  else if (step.manual.length > 0) step.action = "halt";
+  return step;
+}
+
+// Context-aware task matching (`x-agent-match` on ContextReport).
+
+/** One ranked agent of {@link matchTaskToAgent}. */
+export interface AgentScore {
+  agentId: string;
+  score: number;
+}
+
+/** The agent recommended for a task. */
+export interface AgentRecommendation {
+  recommendedAgent: string;
+  score: number;
+  /** The next 2 agents, in rank order. */
+  alternatives: AgentScore[];
+  /** The score is at least 50: the agent already has relevant context. */
+  contextOptimized: boolean;
+}
+
+/**
+ * Ranks the agents for a task by {@link taskMatchScore} of each agent's latest report
+ * (greatest timestamp instant; the later report on equal instants), highest first, equal
+ * scores by agent id in code-point order.
+ * @throws {HelperError} `invalid-timestamp` for a bad report timestamp (in list order), then
+ * `no-agents` for an empty list.
+ */
+export function matchTaskToAgent(
+  reports: readonly ContextReport[],
+  taskId: string,
+  projectId: string,
+): AgentRecommendation {
+  const latest = new Map<string, { at: bigint; report: ContextReport }>();
+  for (const report of reports) {
+    const agent = at(report, "/agentId");
+    const stamp = at(report, "/reportTimestamp");
+    const when = instant(typeof stamp === "string" ? stamp : "");
+    const id = typeof agent === "string" ? agent : "";
+    const seen = latest.get(id);
+    const nanos = BigInt(when.fraction.slice(0, 9).padEnd(9, "0"));
+    const a = when.seconds * 10n ** 9n + nanos;
+    if (seen === undefined || a >= seen.at) latest.set(id, { at: a, report });
+  }
+  const ranked: AgentScore[] = [...latest].map(([agentId, { report }]) => ({
+    agentId,
+    score: taskMatchScore(report, taskId, projectId),
+  }));
+  ranked.sort((a, b) => b.score - a.score || byCodePoint(a.agentId, b.agentId));
+  const [best, ...rest] = ranked;
+  if (best === undefined) {
+    throw new HelperError("no-agents", "there is no agent to recommend");
+  }
+  return {
+    recommendedAgent: best.agentId,
+    score: best.score,
+    alternatives: rest.slice(0, 2),
+    contextOptimized: best.score >= 50,
+  };
+}
+
+/** What to do about stale context. */
+export interface RefreshRecommendation {
+  recommendation: string;
+  message: string;
+  action: string;
+}
+
+/**
+ * `REFRESH_CONTEXT` when the project's context is COLD at `now`; `null` when it is
+ * fresher, or the project is not loaded or has no load time.
+ * @throws {HelperError} `invalid-timestamp` (`now` is checked first, then the load time).
+ */
+export function refreshRecommendation(
+  report: ContextReport,
+  projectId: string,
+  now: string,
+): RefreshRecommendation | null {
+  instant(now);
+  const projects = at(report, "/loadedProjects");
+  const project = (Array.isArray(projects) ? projects : []).find(
+    (p) => read(p, "projectId") === projectId,
+  );
+  const loadedAt = read(project, "loadedAt");
+  if (typeof loadedAt !== "string") return null;
+  const label: string = contextFreshness(loadedAt, now);
+  if (!["COLD"].includes(label)) return null;
+  return {
+    recommendation: "REFRESH_CONTEXT",
+    message: "Agent context is stale (2+ hours old)",
+    action: "Suggest agent reconnects for fresh context",
+  };
+}
+
+// Tool response (`x-tool-response` on ReportContextInput).
+
+/** The response of the tool whose input is a {@link ReportContextInput}. */
+export interface ReportContextResponse {
+  success: true;
+  message: string;
+  /** The input's lists, by name. */
+  optimization: {
+    tasksSuitedForYou: string[];
+    tasksRequiringLoad: string[];
+  };
+}
+
+/**
+ * The {@link ReportContextResponse} for a {@link ReportContextInput} given as any JSON value.
+ * @throws {HelperError} `invalid-report` when `input` is not a valid ReportContextInput.
+ */
+export function reportContextResponse(input: unknown): ReportContextResponse {
+  if (!isReportContextInput(input)) {
+    throw new HelperError("invalid-report", "the input is not a valid report");
+  }
+  const strings = (pointer: string): string[] => {
+    const list = at(input, pointer);
+    const all: unknown[] = Array.isArray(list) ? list : [];
+    return all.filter((s): s is string => typeof s === "string");
+  };
+  return {
+    success: true,
+    message: "Context report recorded",
+    optimization: {
+      tasksSuitedForYou: strings("/capabilities/canStartImmediately"),
+      tasksRequiringLoad: strings("/capabilities/needsContextLoad"),
+    },
+  };
+}
+
+// Agent output post-processing (`x-post-process`).
+
+/** A violation seen in an agent output: where, and which keyword. */
+export interface SeenViolation {
+  pointer: string;
+  keyword: string;
+}
+
+/** Every violation, sorted by pointer then keyword (code points), without repeats. */
+function seenViolations(found: readonly Violation[]): SeenViolation[] {
+  const all = found.map((v) => ({ pointer: v.pointer, keyword: v.keyword }));
+  all.sort(
+    (a, b) =>
+      byCodePoint(a.pointer, b.pointer) || byCodePoint(a.keyword, b.keyword),
+  );
+  return all.filter(
+    (v, i) =>
+      i === 0 ||
+      v.pointer !== all[i - 1]?.pointer ||
+      v.keyword !== all[i - 1]?.keyword,
+  );
+}
+
+/** Replaces the value at a pointer when it is present. */
+function replaceAt(target: unknown, pointer: string, value: unknown): boolean {
+  const keys = pointer.split("/").slice(1);
+  const last = keys.pop();
+  const owner = object(dig(target, keys));
+  if (
+    owner === undefined ||
+    last === undefined ||
+    !Object.hasOwn(owner, last)
+  ) {
+    return false;
+  }
+  owner[last] = value;
+  return true;
+}
+
+/** What {@link processSchedulingAgentOutput} found and what the backend must do next. */
+export interface ProcessedSchedulingAgentOutput {
+  /** `ok`: apply the updates; `escalate`: still invalid; `failed`: not an object. */
+  status: "ok" | "escalate" | "failed";
+  /** The output with its fallbacks, when `status` is `ok`. */
+  output: SchedulingAgentOutput | null;
+  /** The pointers of the actions replaced by their fallback. */
+  replaced: string[];
+  update_coordination: AttendeeAnalysis | null;
+  update_event: EventAnalysis | null;
+  /** When to invoke the agent again; `null`: no follow-up. */
+  follow_up_at: string | null;
+  /** The violations of the output as received. */
+  violations: SeenViolation[];
+}
+
+/**
+ * Post-processes an agent output given as any JSON value: validates it, replaces each invalid
+ * next action by its fallback, and says what to update and when to follow up. Never throws.
+ */
+export function processSchedulingAgentOutput(
+  output: unknown,
+): ProcessedSchedulingAgentOutput {
+  const result: ProcessedSchedulingAgentOutput = {
+    status: "failed",
+    output: null,
+    replaced: [],
+    update_coordination: null,
+    update_event: null,
+    follow_up_at: null,
+    violations: seenViolations(validateSchedulingAgentOutput(output)),
+  };
+  if (object(output) === undefined) return result;
+  const fixed = clone(output);
+  const action0 = at(fixed, "/attendee_analysis/next_action");
+  if (action0 !== undefined && !isValidAttendeeAction(action0)) {
+    replaceAt(
+      fixed,
+      "/attendee_analysis/next_action",
+      attendeeFallbackAction(),
+    );
+    result.replaced.push("/attendee_analysis/next_action");
+  }
+  const action1 = at(fixed, "/event_analysis/next_action");
+  if (action1 !== undefined && !isValidEventAction(action1)) {
+    replaceAt(fixed, "/event_analysis/next_action", eventFallbackAction());
+    result.replaced.push("/event_analysis/next_action");
+  }
+  if (!isSchedulingAgentOutput(fixed)) {
+    result.status = "escalate";
+    return result;
+  }
+  result.status = "ok";
+  const followUp = at(fixed, "/follow_up_date");
+  result.follow_up_at = typeof followUp === "string" ? followUp : null;
+  const coordination = at(fixed, "/attendee_analysis");
+  result.update_coordination = isAttendeeAnalysis(coordination)
+    ? coordination
+    : null;
+  const event = at(fixed, "/event_analysis");
+  result.update_event = isEventAnalysis(event) ? event : null;
+  result.output = fixed;
+  return result;
 }

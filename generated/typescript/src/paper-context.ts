@@ -775,7 +775,7 @@ export function parseWordBudget(value: unknown): WordBudget {
   return value as WordBudget;
 }
 
-/** Full document state (seed 000, ThesisContext), used by the thesis-orchestrator. Required fields are exactly the seed table's required rows; every other field is optional. A missing `terminology_glossary` is tolerated by consumers as an empty array with a warning, but producers must send it. */
+/** Full document state (seed 000, ThesisContext), used by the thesis-orchestrator. Required fields are exactly the seed table's required rows; every other field is optional. A missing `terminology_glossary` is tolerated by consumers as an empty array with a warning, but producers must send it. Graceful degradation (`x-defaults`, helper `applyThesisContextDefaults`): an absent `terminology_glossary` becomes `[]` with a warning, an absent `bibliography_keys` `[]`, an absent `word_budget` the outline's budgets (`total` = the sum of `chapter_structure[].word_budget`, `per_chapter` = each chapter's own; a repeated chapter id counts once, first entry wins), an absent `venue` null; a property that is present (even null or invalid) is never replaced. */
 export interface ThesisContext {
   /** Unique thesis/paper identifier. */
   project_id: string;
@@ -899,7 +899,7 @@ export function parseSectionAssignment(value: unknown): SectionAssignment {
   return value as SectionAssignment;
 }
 
-/** Chapter-level state (seed 000, ChapterContext), used by the chapter-coordinator. All fields are required except the adjacent-chapter fields, which are absent when there is no preceding or following chapter. */
+/** Chapter-level state (seed 000, ChapterContext), used by the chapter-coordinator. All fields are required except the adjacent-chapter fields, which are absent when there is no preceding or following chapter. Derivation from a ThesisContext (`x-derive`, helper `deriveChapterContext(thesis, chapterId, input, termsUsed)`): the chapter is found in `chapter_structure` by `chapter_id` and numbered by its position from 1; `project_id`, `document_title` (the thesis `title`) and `style_guide` (projected onto the properties ChapterStyleGuide declares) are inherited; `chapter_id`, `chapter_title` and `chapter_type` come from the outline entry; `research_questions_addressed`, `contributions_supported`, `chapter_citations` and `required_citations` are the input's choices, each of which must appear in the thesis's `research_questions`, `contributions`, `bibliography_keys` and `required_citations` respectively, kept in the thesis's order without repeats; `terminology_subset` holds, in glossary order and without `first_use_chapter`, the entries first used in this or an earlier chapter and the entries whose term is in `termsUsed` (a term first used only in a later chapter is left out); `preceding_chapter_summary`/`following_chapter_preview` are chapter N-1's and N+1's `chapter_summaries[].summary` unless the input gives them (only for an existing neighbour); `word_budget` is `word_budget.per_chapter[chapter_id]`, else the outline entry's budget; `remaining_budget` is that budget minus the budgets of the `drafted` or `complete` section assignments. The agent-written `parent_summary` and the rest come from the input; the result must validate (word limits included). */
 export interface ChapterContext {
   /** Compressed ThesisContext, at most 500 words. */
   parent_summary: string;
@@ -966,7 +966,7 @@ export function parseChapterContext(value: unknown): ChapterContext {
   return value as ChapterContext;
 }
 
-/** Section-level state (seed 000, SectionContext), given to an individual section writer. All fields are required except the adjacent-section fields, which are absent when there is no preceding or following section. */
+/** Section-level state (seed 000, SectionContext), given to an individual section writer. All fields are required except the adjacent-section fields, which are absent when there is no preceding or following section. Derivation from a ChapterContext (`x-derive`, helper `deriveSectionContext(chapter, sectionId, input)`): the section is found in `section_assignments` by `section_id`; `section_number` is the chapter number, a dot and the section's position from 1 (`3.2`); `project_id`, `chapter_id`, `chapter_title` and `style_guide` (projected onto SectionStyleGuide's properties, the input supplying `tense_for_section`) are inherited; `section_id`, `section_title` and `word_budget` come from the assignment; `required_citations`, `available_citations`, `terminology_to_use` and `terms_to_define` must be chosen from the chapter's `required_citations`, `chapter_citations` and `terminology_subset` terms; the neighbour summaries come from the input, only for an existing neighbour section. */
 export interface SectionContext {
   /** Compressed ChapterContext, at most 300 words. */
   chapter_summary: string;
@@ -1217,7 +1217,7 @@ export function parseContextUsed(value: unknown): ContextUsed {
   return value as ContextUsed;
 }
 
-/** Output of a validation operation by a quality-control agent (seed 000, QualityReport). All fields are required; each category score is optional. */
+/** Output of a validation operation by a quality-control agent (seed 000, QualityReport). All fields are required; each category score is optional. Quality-control flow over the reports of parallel QC agents (`x-quality-flow`, helper `qualityNextStep(reports)`): any critical issue halts (report, await a fix); else auto-fixable major issues are auto-fixed and re-checked; else a major issue that cannot be auto-fixed halts too (it needs a manual fix); else minor issues and suggestions are logged and the pipeline continues. Issues keep report order, then issue order. */
 export interface QualityReport {
   /** Unique report identifier. */
   report_id: string;

@@ -1881,7 +1881,7 @@ export function parseCoordination(value: unknown): Coordination {
   return value as Coordination;
 }
 
-/** The agent's JSON output. If `follow_up_date` is not null the backend schedules a re-invocation at that time. */
+/** The agent's JSON output. If `follow_up_date` is not null the backend schedules a re-invocation at that time. Post-processing (`x-post-process`, helper `processSchedulingAgentOutput(output)`): the output is validated; each next action that is not exactly valid is replaced by its type's fallback; when the result is valid the backend updates the coordination with `attendee_analysis`, the scheduling operation with `event_analysis`, and schedules a re-invocation at `follow_up_date` unless it is null (`ok`); a result still invalid (missing fields, scores out of range, a bad engagement or date) is escalated to the user with no update (`escalate`); a value that is not an object marks the coordination as failed (`failed`). The violations of the original output are returned sorted by pointer, then keyword. */
 export interface SchedulingAgentOutput {
   /** New assessment of the attendee. */
   attendee_analysis: AttendeeAnalysis;

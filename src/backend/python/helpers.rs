@@ -106,7 +106,7 @@ pub struct FallbackCtx {
 #[template(path = "python/helpers.py.j2", escape = "none")]
 struct HelpersTpl {
     header: &'static str,
-    imports: Vec<(String, Vec<String>)>,
+    imports: Vec<String>,
     path: Option<PathCtx>,
     quality: Option<QualityCtx>,
     semver: Option<SemverCtx>,
@@ -116,6 +116,7 @@ struct HelpersTpl {
     freshness: Option<FreshnessCtx>,
     task: Option<TaskCtx>,
     fallbacks: Vec<FallbackCtx>,
+    flows: super::flows::FlowsCtx,
 }
 
 fn ann<'a>(list: &'a [(String, Value)], key: &str) -> Option<&'a Value> {
@@ -474,6 +475,8 @@ pub fn render(
             }
         }
     }
+    let flows = super::flows::context(names, &crate::backend::flows::read(ir)?);
+    exported.extend(flows.exports.iter().cloned());
     if exported.is_empty() {
         return Ok(None);
     }
@@ -486,11 +489,25 @@ pub fn render(
             .or_default()
             .push(names[id].clone());
     }
+    for (id, name) in &flows.imports {
+        by_module
+            .entry(modules[ir.types[*id].module].clone())
+            .or_default()
+            .push(name.clone());
+    }
     let imports = by_module
         .into_iter()
         .map(|(m, mut ns)| {
+            ns.sort();
+            ns.dedup();
             super::sort_imports(&mut ns);
-            (m, ns)
+            let one = format!("from .{m} import {}", ns.join(", "));
+            if one.chars().count() <= super::lit::WIDTH {
+                one
+            } else {
+                let items: String = ns.iter().map(|n| format!("    {n},\n")).collect();
+                format!("from .{m} import (\n{items})")
+            }
         })
         .collect();
     let tpl = HelpersTpl {
@@ -505,6 +522,7 @@ pub fn render(
         freshness,
         task,
         fallbacks,
+        flows,
     };
     let text = super::eol(run("python/helpers.py.j2", &tpl)?);
     exported.sort();

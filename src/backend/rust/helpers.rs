@@ -137,6 +137,7 @@ pub(crate) struct HelpersTemplate<'a> {
     freshness: Option<FreshCtx>,
     task_match: Option<TaskCtx>,
     fallbacks: Vec<FallbackCtx>,
+    flows: super::flows::FlowsCtx,
 }
 
 struct Ctx<'a> {
@@ -235,6 +236,7 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
         freshness: None,
         task_match: None,
         fallbacks: Vec::new(),
+        flows: super::flows::context(ir, names, &crate::backend::flows::read(ir)?),
     };
     for (id, def) in ir.types.iter().enumerate() {
         if let (Some(h), None) = (ann(&def.annotations, "x-path-hierarchy"), &t.path) {
@@ -391,7 +393,8 @@ pub(crate) fn render(ir: &Ir, names: &[String]) -> Result<Option<String>> {
         || t.percent_full.is_some()
         || t.freshness.is_some()
         || t.task_match.is_some()
-        || !t.fallbacks.is_empty();
+        || !t.fallbacks.is_empty()
+        || !t.flows.is_empty();
     if !any {
         return Ok(None);
     }

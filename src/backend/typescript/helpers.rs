@@ -31,6 +31,7 @@ pub(crate) struct HelpersView {
     band_type: String,
     band_fn: String,
     bands_inline: bool,
+    flows: super::flows::FlowsCtx,
     /// Every name the file exports.
     pub exports: Vec<String>,
 }
@@ -229,8 +230,21 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
         band_type: String::new(),
         band_fn: String::new(),
         bands_inline: true,
+        flows: match crate::backend::flows::read(ir) {
+            Ok(f) => super::flows::context(ctx, &f),
+            Err(_) => super::flows::FlowsCtx::default(),
+        },
         exports: Vec::new(),
     };
+    for t in &v.flows.types {
+        used_types.insert(*t, ());
+    }
+    for (t, f) in &v.flows.functions {
+        let fns = used_fns.entry(*t).or_default();
+        if !fns.contains(f) {
+            fns.push(f.clone());
+        }
+    }
     // Path types and the object types holding a field of such a type.
     let mut path_type = None;
     for (id, t) in ir.types.iter().enumerate() {
@@ -520,6 +534,7 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
         && v.freshness.is_none()
         && v.task.is_none()
         && v.fallbacks.is_empty()
+        && v.flows.is_empty()
     {
         return None;
     }
@@ -541,6 +556,10 @@ pub(crate) fn view(ctx: &Ctx) -> Option<HelpersView> {
             vec!["codePoints".into()],
             "./runtime.js",
         ));
+    }
+    if !v.flows.derive.is_empty() || !v.flows.post_process.is_empty() {
+        v.imports
+            .push(Import::new(true, vec!["Violation".into()], "./runtime.js"));
     }
     let mut by_module: BTreeMap<usize, (Vec<String>, Vec<String>)> = BTreeMap::new();
     for id in used_types.keys() {
@@ -631,6 +650,7 @@ fn exported_names(v: &HelpersView) -> Vec<String> {
         out.push(v.band_type.clone());
         out.push(v.band_fn.clone());
     }
+    out.extend(v.flows.exports.iter().cloned());
     for f in &v.fallbacks {
         out.extend([
             f.valid_fn.clone(),

@@ -246,7 +246,7 @@ class MemoryState(_rt.Model):
 
 
 class ContextReport(_rt.Model):
-    """What an agent has in its context window. Required fields are the ones the `report_context` tool and the storage require; the rest is optional."""
+    """What an agent has in its context window. Required fields are the ones the `report_context` tool and the storage require; the rest is optional. Context-aware task matching (`x-agent-match`, helper `matchTaskToAgent(reports, taskId, projectId)`): each agent's latest report (greatest `reportTimestamp` instant; on equal instants the later one in the list) is scored with `taskMatchScore`; agents are ranked by score, highest first, equal scores by `agentId` in code-point order; the first is recommended, the next two are the alternatives, and the match is context-optimized when the score is at least 50. `refreshRecommendation(report, projectId, now)` recommends `REFRESH_CONTEXT` when the project's `loadedAt` is COLD at `now`, else null (also when the project is not loaded or has no `loadedAt`)."""
 
     model_config = ConfigDict(
         strict=True,
@@ -318,7 +318,7 @@ class AgentContextReport(_rt.Model):
 
 
 class ReportContextInput(_rt.Model):
-    """Input of the MCP tool `report_context` ("Report agent context window contents for intelligent coordination"). Every field is required, as in the tool's zod schema; extra fields are allowed and ignored."""
+    """Input of the MCP tool `report_context` ("Report agent context window contents for intelligent coordination"). Every field is required, as in the tool's zod schema; extra fields are allowed and ignored. The tool's response (`x-tool-response`, helper `reportContextResponse(input)`): for a valid input, `{"success": true, "message": "Context report recorded", "optimization": {"tasksSuitedForYou": capabilities.canStartImmediately, "tasksRequiringLoad": capabilities.needsContextLoad}}`; an invalid input is the helper error `invalid-report` (the tool's zod parse fails), never a `success: false` response."""
 
     model_config = ConfigDict(
         strict=True,

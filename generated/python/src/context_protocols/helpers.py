@@ -8,17 +8,35 @@ envelope whose ``context`` is malformed). Failures raise ``HelperError`` with a 
 
 from __future__ import annotations
 
+import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, Literal, TypeAlias, TypedDict, TypeVar
 
 from pydantic import BaseModel
 
+from . import _runtime as _rt
 from . import _validators as _v
-from .agent_context_report import ContextReport, ContextWindow
+from ._runtime import Violation
+from .agent_context_report import (
+    ContextReport,
+    ContextWindow,
+    validate_report_context_input,
+)
 from .message_envelope import MessageEnvelope
-from .paper_context import QualityIssue, QualityReport
+from .paper_context import (
+    ChapterContext,
+    QualityIssue,
+    QualityReport,
+    SectionContext,
+    ThesisContext,
+    parse_chapter_context,
+    parse_section_context,
+    validate_chapter_context,
+    validate_section_context,
+)
+from .scheduling_context import validate_scheduling_agent_output
 from .session_context import SessionContext
 
 
@@ -458,3 +476,601 @@ def event_fallback_action() -> dict[str, Any]:
 def normalize_event_action(action: object) -> object:
     """``action`` unchanged when valid, else the fallback; never raises."""
     return action if is_valid_event_action(action) else event_fallback_action()
+
+
+# --- seed flows: shared -----------------------------------------------------------
+
+
+def _json(obj: object) -> Any:
+    """The JSON value of a model (member for member), or ``obj`` itself."""
+    return _rt.to_json(obj) if isinstance(obj, BaseModel) else obj
+
+
+def _present(obj: object, pointer: str) -> tuple[bool, Any]:
+    """Whether a JSON Pointer names a value of ``obj`` (``null`` included), and the value."""
+    for token in pointer.split("/")[1:]:
+        key = token.replace("~1", "/").replace("~0", "~")
+        if not isinstance(obj, dict) or key not in obj:
+            return False, None
+        obj = obj[key]
+    return True, obj
+
+
+def _first_with(items: object, key: str, wanted: object) -> Any:
+    """The first object of the list ``items`` whose ``key`` equals ``wanted``, or None."""
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and key in item and item[key] == wanted:
+            return item
+    return None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# --- x-defaults -------------------------------------------------------------------
+
+
+class DefaultsApplied(TypedDict):
+    """What an ``apply_..._defaults`` helper did: the object with its defaults, the
+    properties it defaulted (in the order of ``x-defaults``) and those that warrant a
+    warning.
+    """
+
+    value: dict[str, Any]
+    defaults_used: list[str]
+    warnings: list[str]
+
+
+def _budget_of(
+    value: object, units: str, key: str, budget: str, names: tuple[str, str]
+) -> dict[str, Any]:
+    """The units' budgets and their sum; a repeated key counts once (the first entry
+    wins); an entry without a string key or an integer budget is skipped.
+    """
+    total = 0
+    per_unit: dict[str, Any] = {}
+    _, items = _present(value, units)
+    for unit in items if isinstance(items, list) else []:
+        k, b = _get(unit, key), _get(unit, budget)
+        if isinstance(k, str) and _is_int(b) and k not in per_unit:
+            total += b
+            per_unit[k] = b
+    return {names[0]: total, names[1]: per_unit}
+
+
+def apply_thesis_context_defaults(value: object) -> DefaultsApplied:
+    """``value`` (a ``ThesisContext`` as JSON) with the schema's defaults for absent
+    properties; a present property, even null or invalid, is kept. Raises ``not-an-object``.
+    """
+    value = _json(value)
+    if not isinstance(value, dict):
+        raise HelperError("not-an-object", "the value is not an object")
+    out = dict(value)
+    used: list[str] = []
+    warnings: list[str] = []
+    if "terminology_glossary" not in out:
+        out["terminology_glossary"] = []
+        used.append("terminology_glossary")
+        warnings.append("terminology_glossary")
+    if "bibliography_keys" not in out:
+        out["bibliography_keys"] = []
+        used.append("bibliography_keys")
+    if "word_budget" not in out:
+        out["word_budget"] = _budget_of(
+            value,
+            "/chapter_structure",
+            "chapter_id",
+            "word_budget",
+            ("total", "per_chapter"),
+        )
+        used.append("word_budget")
+    if "venue" not in out:
+        out["venue"] = None
+        used.append("venue")
+    return {"value": out, "defaults_used": used, "warnings": warnings}
+
+
+# --- x-derive ---------------------------------------------------------------------
+
+
+class _Derivation:
+    """A child context under construction from its parent."""
+
+    def __init__(
+        self, parent: object, given: object, units: str, key: str, wanted: str
+    ) -> None:
+        if not isinstance(given, dict):
+            raise HelperError("invalid-input", "the input is not an object")
+        _, found = _present(parent, units)
+        self.units: list[Any] = found if isinstance(found, list) else []
+        positions = [i for i, u in enumerate(self.units) if _get(u, key) == wanted]
+        if not positions or not isinstance(wanted, str):
+            raise HelperError("unknown-unit", f"no unit {wanted!r}")
+        self.parent, self.input, self.key = parent, given, key
+        self.position = positions[0]
+        self.out: dict[str, Any] = dict(given)
+
+    def _set(self, prop: str, value: Any, present: bool = True) -> None:
+        if prop in self.input:
+            raise HelperError("derived-property", f"{prop} is derived")
+        if present:
+            self.out[prop] = value
+
+    def _unit(self) -> Any:
+        return self.units[self.position]
+
+    def number(self, prop: str, prefix: str | None) -> None:
+        """The position from 1, after the parent's number and a dot with a prefix."""
+        n = self.position + 1
+        if prefix is None:
+            return self._set(prop, n)
+        _, x = _present(self.parent, prefix)
+        known = isinstance(x, str) or (_is_int(x) or isinstance(x, float))
+        self._set(prop, f"{x}.{n}" if known else str(n))
+
+    def inherit(self, keys: Sequence[str], prop: str, pointer: str) -> None:
+        """Copies a parent value; an object is projected onto ``keys`` and the input may
+        add the keys the parent lacks, never replace one.
+        """
+        found, value = _present(self.parent, pointer)
+        if not keys:
+            return self._set(prop, copy.deepcopy(value), found)
+        merged = {}
+        if isinstance(value, dict):
+            merged = {k: copy.deepcopy(v) for k, v in value.items() if k in keys}
+        if prop in self.input:
+            extra = self.input[prop]
+            if not isinstance(extra, dict):
+                raise HelperError("invalid-input", f"{prop} is not an object")
+            for k, v in extra.items():
+                if k in merged:
+                    raise HelperError("derived-property", f"{prop}.{k} is inherited")
+                merged[k] = v
+        if found or prop in self.input:
+            self.out[prop] = merged
+
+    def copy_unit(self, prop: str, unit_prop: str) -> None:
+        unit = self._unit()
+        present = isinstance(unit, dict) and unit_prop in unit
+        self._set(prop, copy.deepcopy(_get(unit, unit_prop)), present)
+
+    def subset(self, prop: str, of: str, key: str | None) -> None:
+        """The input's list, drawn from the parent's (``not-a-subset``), in the parent's
+        order without repeats; ``[]`` when the input has none.
+        """
+        chosen = self.input.get(prop, [])
+        if not isinstance(chosen, list) or not all(isinstance(c, str) for c in chosen):
+            raise HelperError("invalid-input", f"{prop} is not a list of strings")
+        pool: list[str] = []
+        _, items = _present(self.parent, of)
+        for item in items if isinstance(items, list) else []:
+            s = item if key is None else _get(item, key)
+            if isinstance(s, str) and s not in pool:
+                pool.append(s)
+        if any(c not in pool for c in chosen):
+            raise HelperError("not-a-subset", f"{prop} is not a subset")
+        self.out[prop] = [p for p in pool if p in chosen]
+
+    def terminology(
+        self, prop: str, glossary: str, names: tuple[str, str], used: Sequence[str]
+    ) -> None:
+        """The glossary entries first used in this or an earlier unit, or whose term is
+        in ``used``, in glossary order and without the first-use property.
+        """
+        term, first_use = names
+        early = [_get(u, self.key) for u in self.units[: self.position + 1]]
+        kept = []
+        _, entries = _present(self.parent, glossary)
+        for entry in entries if isinstance(entries, list) else []:
+            if not isinstance(entry, dict):
+                continue
+            first, t = entry.get(first_use), entry.get(term)
+            named = isinstance(t, str) and t in used
+            if (isinstance(first, str) and first in early) or named:
+                kept.append(
+                    {k: copy.deepcopy(v) for k, v in entry.items() if k != first_use}
+                )
+        self._set(prop, kept)
+
+    def neighbours(
+        self, summaries: tuple[str, str, str] | None, preceding: str, following: str
+    ) -> None:
+        """The neighbours' texts: the input's (``no-neighbour`` without that neighbour),
+        else the neighbour's entry in the parent's summaries, else absent.
+        """
+        before = self.position - 1 if self.position > 0 else None
+        after = self.position + 1 if self.position + 1 < len(self.units) else None
+        for prop, index in ((preceding, before), (following, after)):
+            if prop in self.input:
+                if index is None:
+                    raise HelperError("no-neighbour", f"{prop} has no neighbour")
+                continue
+            if index is None or summaries is None:
+                continue
+            pointer, key, text = summaries
+            wanted = _get(self.units[index], self.key)
+            _, items = _present(self.parent, pointer)
+            entry = _first_with(items, key, wanted) if wanted is not None else None
+            if isinstance(entry, dict) and isinstance(entry.get(text), str):
+                self.out[prop] = entry[text]
+
+    def budget(self, prop: str, pointer: str | None, unit_prop: str | None) -> None:
+        """The parent's budget for this unit from the map at ``pointer``, else the
+        unit's own.
+        """
+        unit = self._unit()
+        k = _get(unit, self.key)
+        _, table = _present(self.parent, pointer) if pointer else (False, None)
+        if isinstance(table, dict) and isinstance(k, str) and _is_int(table.get(k)):
+            return self._set(prop, table[k])
+        own = unit_prop is not None and isinstance(unit, dict) and unit_prop in unit
+        self._set(prop, copy.deepcopy(unit[unit_prop]) if own else None, own)
+
+    def remaining(
+        self,
+        spent: Sequence[str],
+        parts: tuple[str, str, str],
+        prop: str,
+        budget: str,
+    ) -> None:
+        """The budget minus the budgets of the parts whose status is in ``spent``."""
+        items, part_budget, status = parts
+        if prop in self.input:
+            raise HelperError("derived-property", f"{prop} is derived")
+        total = self.out.get(budget)
+        if not isinstance(total, int) or isinstance(total, bool):
+            return
+        used = 0
+        for part in self.out.get(items) or []:
+            s, b = _get(part, status), _get(part, part_budget)
+            if isinstance(s, str) and s in spent and _is_int(b):
+                used += b
+        self.out[prop] = total - used
+
+    def finish(self, validate: Callable[[Any], list[Violation]]) -> dict[str, Any]:
+        """The derived value, validated: ``too-many-words`` when a word limit is
+        exceeded, ``invalid-result`` for any other violation.
+        """
+        violations = validate(self.out)
+        if any(v.keyword == "x-max-words" for v in violations):
+            raise HelperError("too-many-words", "a summary is too long")
+        if violations:
+            raise HelperError("invalid-result", "the derived value is invalid")
+        return self.out
+
+
+def derive_chapter_context(
+    parent: ThesisContext | Mapping[str, Any],
+    chapter_id: str,
+    given: Mapping[str, Any],
+    terms_used: Sequence[str],
+) -> ChapterContext:
+    """Derives a ``ChapterContext`` from its ``ThesisContext`` for the unit whose ``chapter_id``
+    is ``chapter_id`` (``x-derive``; rules and their order: the schema's description and
+    the helper specification). ``given`` holds what an agent writes.
+    """
+    whole = apply_thesis_context_defaults(parent)["value"]
+    given = _json(given)
+    d = _Derivation(whole, given, "/chapter_structure", "chapter_id", chapter_id)
+    d.number("chapter_number", None)
+    d.inherit((), "project_id", "/project_id")
+    d.inherit((), "document_title", "/title")
+    d.inherit(
+        ("citation_style", "methodology_type", "tense_rules", "formatting"),
+        "style_guide",
+        "/style_guide",
+    )
+    d.copy_unit("chapter_id", "chapter_id")
+    d.copy_unit("chapter_title", "chapter_title")
+    d.copy_unit("chapter_type", "chapter_type")
+    d.subset("research_questions_addressed", "/research_questions", None)
+    d.subset("contributions_supported", "/contributions", None)
+    d.subset("chapter_citations", "/bibliography_keys", None)
+    d.subset("required_citations", "/required_citations", None)
+    d.terminology(
+        "terminology_subset",
+        "/terminology_glossary",
+        ("term", "first_use_chapter"),
+        terms_used,
+    )
+    d.neighbours(
+        ("/chapter_summaries", "chapter_id", "summary"),
+        "preceding_chapter_summary",
+        "following_chapter_preview",
+    )
+    d.budget("word_budget", "/word_budget/per_chapter", "word_budget")
+    d.remaining(
+        ("drafted", "complete"),
+        ("section_assignments", "word_budget", "status"),
+        "remaining_budget",
+        "word_budget",
+    )
+    return parse_chapter_context(d.finish(validate_chapter_context))
+
+
+def derive_section_context(
+    parent: ChapterContext | Mapping[str, Any],
+    section_id: str,
+    given: Mapping[str, Any],
+) -> SectionContext:
+    """Derives a ``SectionContext`` from its ``ChapterContext`` for the unit whose ``section_id``
+    is ``section_id`` (``x-derive``; rules and their order: the schema's description and
+    the helper specification). ``given`` holds what an agent writes.
+    """
+    whole = _json(parent)
+    given = _json(given)
+    d = _Derivation(whole, given, "/section_assignments", "section_id", section_id)
+    d.number("section_number", "/chapter_number")
+    d.inherit((), "project_id", "/project_id")
+    d.inherit((), "chapter_id", "/chapter_id")
+    d.inherit((), "chapter_title", "/chapter_title")
+    d.inherit(
+        ("citation_style", "methodology_type", "tense_for_section"),
+        "style_guide",
+        "/style_guide",
+    )
+    d.copy_unit("section_id", "section_id")
+    d.copy_unit("section_title", "section_title")
+    d.copy_unit("word_budget", "word_budget")
+    d.subset("required_citations", "/required_citations", None)
+    d.subset("available_citations", "/chapter_citations", None)
+    d.subset("terminology_to_use", "/terminology_subset", "term")
+    d.subset("terms_to_define", "/terminology_subset", "term")
+    d.neighbours(None, "preceding_section_summary", "following_section_preview")
+    return parse_section_context(d.finish(validate_section_context))
+
+
+# --- x-quality-flow ---------------------------------------------------------------
+
+_FLOW: dict[str, str] = {
+    "critical": "halt",
+    "major": "fix",
+    "minor": "log",
+    "suggestion": "log",
+}
+
+
+class QualityStep(TypedDict):
+    """What ``quality_next_step`` decided: ``halt``, ``auto_fix`` (then re-check) or
+    ``continue``, with the issues sorted by what to do with them.
+    """
+
+    action: Literal["halt", "auto_fix", "continue"]
+    halt: list[Any]
+    auto_fix: list[Any]
+    manual: list[Any]
+    log: list[Any]
+
+
+def quality_next_step(
+    reports: Sequence[QualityReport | Mapping[str, Any]],
+) -> QualityStep:
+    """The next step after the reports of parallel QC agents: halt when an issue halts (or
+    a fix cannot be automatic and none can), auto-fix and re-check when some fix can be
+    automatic, else continue. Issues keep report order, then issue order; they are
+    returned as JSON. Raises ``invalid-severity``.
+    """
+    step: QualityStep = {
+        "action": "continue",
+        "halt": [],
+        "auto_fix": [],
+        "manual": [],
+        "log": [],
+    }
+    for report in reports:
+        for issue in _json(report).get("issues") or []:
+            kind = _FLOW.get(_get(issue, "severity"))
+            if kind is None:
+                severity = _get(issue, "severity")
+                raise HelperError("invalid-severity", f"unknown severity {severity!r}")
+            if kind == "halt":
+                step["halt"].append(issue)
+            elif kind == "log":
+                step["log"].append(issue)
+            elif _get(issue, "auto_fixable") is True:
+                step["auto_fix"].append(issue)
+            else:
+                step["manual"].append(issue)
+    if step["halt"] or (step["manual"] and not step["auto_fix"]):
+        step["action"] = "halt"
+    elif step["auto_fix"]:
+        step["action"] = "auto_fix"
+    return step
+
+
+# --- x-agent-match ----------------------------------------------------------------
+
+
+class AgentScore(TypedDict):
+    """One ranked agent of ``match_task_to_agent``."""
+
+    agentId: str
+    score: int
+
+
+class AgentRecommendation(TypedDict):
+    """The agent recommended for a task, the next 2 and whether it already has
+    relevant context (score at least 50).
+    """
+
+    recommendedAgent: str
+    score: int
+    alternatives: list[AgentScore]
+    contextOptimized: bool
+
+
+def match_task_to_agent(
+    reports: Sequence[ContextReport | Mapping[str, Any]], task_id: str, project_id: str
+) -> AgentRecommendation:
+    """Ranks the agents for a task by ``task_match_score`` of each agent's latest report
+    (greatest timestamp instant; the later report on equal instants), highest first, equal
+    scores by agent id in code-point order. Raises ``invalid-timestamp`` for a bad report
+    timestamp (in list order), then ``no-agents`` for an empty list.
+    """
+    latest: dict[str, tuple[Fraction, Any]] = {}
+    for report in reports:
+        data = _json(report)
+        agent = _at(data, "/agentId")
+        when = _instant(_at(data, "/reportTimestamp"))
+        key = agent if isinstance(agent, str) else ""
+        if key not in latest or when >= latest[key][0]:
+            latest[key] = (when, data)
+    ranked: list[AgentScore] = [
+        {"agentId": a, "score": task_match_score(r, task_id, project_id)}
+        for a, (_, r) in latest.items()
+    ]
+    ranked.sort(key=lambda s: (-s["score"], s["agentId"]))
+    if not ranked:
+        raise HelperError("no-agents", "there is no agent to recommend")
+    best = ranked[0]
+    return {
+        "recommendedAgent": best["agentId"],
+        "score": best["score"],
+        "alternatives": ranked[1 : 1 + 2],
+        "contextOptimized": best["score"] >= 50,
+    }
+
+
+class RefreshRecommendation(TypedDict):
+    """What to do about stale context."""
+
+    recommendation: str
+    message: str
+    action: str
+
+
+def refresh_recommendation(
+    report: ContextReport | Mapping[str, Any], project_id: str, now: str
+) -> RefreshRecommendation | None:
+    """``REFRESH_CONTEXT`` when the project's context is COLD at ``now``; None when it is
+    fresher, or the project is not loaded or has no load time. Raises
+    ``invalid-timestamp`` (``now`` first, then the load time).
+    """
+    _instant(now)
+    projects = _at(_json(report), "/loadedProjects") or []
+    found = [p for p in projects if _get(p, "projectId") == project_id]
+    loaded_at = _get(found[0], "loadedAt") if found else None
+    if not isinstance(loaded_at, str):
+        return None
+    if context_freshness(loaded_at, now) not in ("COLD",):
+        return None
+    return {
+        "recommendation": "REFRESH_CONTEXT",
+        "message": "Agent context is stale (2+ hours old)",
+        "action": "Suggest agent reconnects for fresh context",
+    }
+
+
+def _strings(obj: object, pointer: str) -> list[str]:
+    """The strings of the list at a pointer."""
+    return [s for s in _at(obj, pointer) or [] if isinstance(s, str)]
+
+
+# --- x-tool-response: ReportContextInput -
+
+
+class ReportContextResponse(TypedDict):
+    """The response of the tool whose input is a ``ReportContextInput``: success, the message and
+    the input's lists by name.
+    """
+
+    success: bool
+    message: str
+    optimization: dict[str, list[str]]
+
+
+def report_context_response(given: object) -> ReportContextResponse:
+    """The ``ReportContextResponse`` for a ``ReportContextInput`` given as any JSON value; raises
+    ``invalid-report`` when it is not a valid ReportContextInput.
+    """
+    given = _json(given)
+    if validate_report_context_input(given):
+        raise HelperError("invalid-report", "the input is not a valid report")
+    lists = {
+        "tasksSuitedForYou": _strings(given, "/capabilities/canStartImmediately"),
+        "tasksRequiringLoad": _strings(given, "/capabilities/needsContextLoad"),
+    }
+    return {
+        "success": True,
+        "message": "Context report recorded",
+        "optimization": lists,
+    }
+
+
+# --- x-post-process ---------------------------------------------------------------
+
+
+class SeenViolation(TypedDict):
+    """A violation seen in an agent output: where, and which keyword."""
+
+    pointer: str
+    keyword: str
+
+
+def _seen(found: Sequence[Violation]) -> list[SeenViolation]:
+    """Sorted by pointer then keyword (code points), without repeats."""
+    pairs = sorted({(v.pointer, v.keyword) for v in found})
+    return [{"pointer": p, "keyword": k} for p, k in pairs]
+
+
+def _replace(target: Any, pointer: str, value: Any) -> None:
+    """Replaces the value at a pointer that names a value."""
+    *keys, last = [
+        t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]
+    ]
+    for key in keys:
+        target = target[key]
+    target[last] = value
+
+
+class ProcessedSchedulingAgentOutput(TypedDict):
+    """What ``process_scheduling_agent_output`` found and what the backend must do next:
+    ``ok`` (apply the updates, follow up at ``follow_up_at`` unless None), ``escalate``
+    (still invalid: update nothing) or ``failed`` (not an object). Values are JSON.
+    """
+
+    status: Literal["ok", "escalate", "failed"]
+    output: dict[str, Any] | None
+    replaced: list[str]
+    update_coordination: dict[str, Any] | None
+    update_event: dict[str, Any] | None
+    follow_up_at: str | None
+    violations: list[SeenViolation]
+
+
+def process_scheduling_agent_output(output: object) -> ProcessedSchedulingAgentOutput:
+    """Post-processes an agent output given as any JSON value: validates it, replaces each
+    invalid next action by its fallback, and says what to update and when to follow up.
+    Never raises.
+    """
+    result: ProcessedSchedulingAgentOutput = {
+        "status": "failed",
+        "output": None,
+        "replaced": [],
+        "update_coordination": None,
+        "update_event": None,
+        "follow_up_at": None,
+        "violations": _seen(validate_scheduling_agent_output(output)),
+    }
+    if not isinstance(output, dict):
+        return result
+    fixed = copy.deepcopy(output)
+    found, action = _present(fixed, "/attendee_analysis/next_action")
+    if found and not is_valid_attendee_action(action):
+        _replace(fixed, "/attendee_analysis/next_action", attendee_fallback_action())
+        result["replaced"].append("/attendee_analysis/next_action")
+    found, action = _present(fixed, "/event_analysis/next_action")
+    if found and not is_valid_event_action(action):
+        _replace(fixed, "/event_analysis/next_action", event_fallback_action())
+        result["replaced"].append("/event_analysis/next_action")
+    if validate_scheduling_agent_output(fixed):
+        result["status"] = "escalate"
+        return result
+    result["status"] = "ok"
+    _, follow_up = _present(fixed, "/follow_up_date")
+    result["follow_up_at"] = follow_up if isinstance(follow_up, str) else None
+    result["update_coordination"] = _present(fixed, "/attendee_analysis")[1]
+    result["update_event"] = _present(fixed, "/event_analysis")[1]
+    result["output"] = fixed
+    return result
