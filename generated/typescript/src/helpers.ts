@@ -594,9 +594,20 @@ function present(o: unknown, pointer: string): boolean {
   return last !== undefined && has(owner, last);
 }
 
-/** A deep copy of a JSON value. */
+/** A deep copy of a JSON value (`structuredClone` is not in the ES2022 library). */
 function clone<T>(v: T): T {
-  return structuredClone(v);
+  return copyJson(v) as T;
+}
+
+function copyJson(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(copyJson);
+  if (v !== null && typeof v === "object") {
+    // `Object.fromEntries` defines own properties: a member named `__proto__` stays data.
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k, copyJson(x)]),
+    );
+  }
+  return v;
 }
 
 /** Whether `v` is an integer (a safe one). */
