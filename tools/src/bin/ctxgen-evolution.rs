@@ -133,6 +133,7 @@ fn main() -> ExitCode {
         bin: bin.clone(),
         work: a.work.join("jsoncompat"),
         fuzz: a.fuzz,
+        timeout: 60,
     });
     let started = std::time::Instant::now();
     let mut rows = Vec::new();

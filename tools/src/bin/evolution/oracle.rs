@@ -3,7 +3,8 @@
 //! validator run on the raw schemas, to tell whose counterexample is real).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -160,24 +161,44 @@ pub struct JsonCompat {
     pub bin: PathBuf,
     pub work: PathBuf,
     pub fuzz: usize,
+    /// Seconds one check may take before it is stopped (counted as "no answer").
+    pub timeout: u64,
 }
 
 impl JsonCompat {
     /// `role`: `serializer` (new ⊆ old: our writer) or `deserializer` (old ⊆ new: our reader).
     pub fn check(&self, old: &Path, new: &Path, role: &str) -> Jc {
-        let out = Command::new(&self.bin)
+        let child = Command::new(&self.bin)
             .args(["compat", "--json", "--role", role, "--fuzz"])
             .arg(self.fuzz.to_string())
             .arg(old)
             .arg(new)
-            .output();
-        let out = match out {
-            Ok(o) => o,
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn();
+        let mut child = match child {
+            Ok(c) => c,
             Err(e) => {
                 return Jc::Error {
                     message: format!("{}: {e}", self.bin.display()),
                 }
             }
+        };
+        let deadline = Instant::now() + Duration::from_secs(self.timeout);
+        while matches!(child.try_wait(), Ok(None)) {
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Jc::Error {
+                    message: format!("no answer within {} s", self.timeout),
+                };
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let Ok(out) = child.wait_with_output() else {
+            return Jc::Error {
+                message: "no output".into(),
+            };
         };
         let parsed: Option<Value> = serde_json::from_slice(&out.stdout).ok();
         match parsed
