@@ -18,6 +18,19 @@ pub struct Counterexample {
     pub rejected_by: &'static str,
     /// The rejecting validator's violations, as `(pointer, keyword)`.
     pub violations: Vec<Violation>,
+    /// Set when the message's version field is pinned (docs/evolution.md, "The version field"):
+    /// `instance` is what the producer sends, and the consumer's validator was given the same
+    /// instance with this property set to the consumer's own version; `violations` are its
+    /// violations then (a raw consumer also reports the version field itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumer_reads: Option<ConsumerReads>,
+}
+
+/// The version field as the consumer's validator read it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConsumerReads {
+    pub property: String,
+    pub value: Value,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -84,10 +97,16 @@ pub fn search_pinned(
         if to_valid(v) {
             return false;
         }
-        let instance = pinned(&shrink(v.clone(), from, &to_valid));
+        let instance = shrink(v.clone(), from, &to_valid);
+        let consumer_reads = pin
+            .filter(|(k, x)| instance.get(k).is_some_and(|y| y != x))
+            .map(|(k, x)| ConsumerReads {
+                property: k.clone(),
+                value: x.clone(),
+            });
         let violations = to
             .interp
-            .errors(to.node, &instance)
+            .errors(to.node, &pinned(&instance))
             .into_iter()
             .map(|(pointer, keyword)| Violation {
                 pointer,
@@ -99,6 +118,7 @@ pub fn search_pinned(
             accepted_by: from.label,
             rejected_by: to.label,
             violations,
+            consumer_reads,
         });
         true
     };

@@ -1,7 +1,7 @@
 //! Instances of a schema: random candidates built from a node's checks (required properties,
 //! types, enums, bounds, patterns, formats, unions), kept when the interpreter accepts them.
 
-use std::collections::BTreeMap;
+use std::collections::{HashMap, HashSet};
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -17,13 +17,16 @@ const LIMIT: usize = 24;
 /// Lengths and counts are capped here, whatever the schema asks.
 const CAP: u64 = 256;
 
+/// A value no instance can equal: what a `false` schema asks for.
+static UNSATISFIABLE: Value = Value::String(String::new());
+
 /// The constraints of several nodes on one value, with `$ref`s and one chosen branch of each
 /// union flattened in.
 #[derive(Default)]
-struct Conj {
+struct Conj<'p> {
     types: Option<Vec<JsonType>>,
-    consts: Vec<Value>,
-    enums: Vec<Vec<Value>>,
+    consts: Vec<&'p Value>,
+    enums: Vec<&'p [Value]>,
     min_len: u64,
     max_len: Option<u64>,
     patterns: Vec<usize>,
@@ -40,15 +43,15 @@ struct Conj {
     items: Vec<(usize, NodeId)>,
     no_items: Option<usize>,
     contains: Vec<NodeId>,
-    props: BTreeMap<String, Vec<NodeId>>,
-    order: Vec<String>,
-    required: Vec<String>,
+    /// The `properties` lists of every node, in order (looked up only when an object is built).
+    props: Vec<&'p [(String, NodeId)]>,
+    required: Vec<&'p str>,
     pattern_props: Vec<(usize, NodeId)>,
     additional: Vec<NodeId>,
     closed: bool,
     min_props: u64,
     max_props: Option<u64>,
-    dependent: Vec<(String, Vec<String>)>,
+    dependent: Vec<&'p (String, Vec<String>)>,
     object_hint: bool,
     array_hint: bool,
     string_hint: bool,
@@ -63,6 +66,8 @@ pub struct Gen<'a> {
     pub extra: f64,
     /// Values left to build in this candidate; at 0 only what is required is built.
     left: usize,
+    /// Compiled generators of the patterns met so far (`None`: not generable).
+    regexes: HashMap<String, Option<rand_regex::Regex>>,
 }
 
 const ALL_TYPES: [JsonType; 6] = [
@@ -81,6 +86,7 @@ impl<'a> Gen<'a> {
             rng: SmallRng::seed_from_u64(seed),
             extra: 0.15,
             left: 0,
+            regexes: HashMap::new(),
         }
     }
 
@@ -117,40 +123,45 @@ impl<'a> Gen<'a> {
         self.value(&[node], 0)
     }
 
-    fn collect(&mut self, node: NodeId, c: &mut Conj, budget: &mut usize) {
+    fn collect(&mut self, node: NodeId, c: &mut Conj<'a>, budget: &mut usize) {
         if *budget == 0 {
             return;
         }
         *budget -= 1;
-        let Some(n) = self.interp.program().nodes.get(node) else {
+        let interp = self.interp;
+        let Some(n) = interp.program().nodes.get(node) else {
             return;
         };
-        for check in n.checks.clone() {
+        for check in &n.checks {
             match check {
-                Check::False => c.consts.push(Value::String("\u{0}unsatisfiable".into())),
+                Check::False => c.consts.push(&UNSATISFIABLE),
                 Check::Type(ts) => {
                     c.types = Some(match c.types.take() {
-                        None => ts,
-                        Some(old) => intersect(&old, &ts),
+                        None => ts.clone(),
+                        Some(old) => intersect(&old, ts),
                     })
                 }
                 Check::Const(v) => c.consts.push(v),
                 Check::Enum(vs) => c.enums.push(vs),
-                Check::MinLength(n) => c.min_len = c.min_len.max(n),
-                Check::MaxLength(n) => c.max_len = Some(c.max_len.map_or(n, |m| m.min(n))),
-                Check::Pattern(p) => c.patterns.push(p),
-                Check::Format(f) => c.formats.push(f),
+                Check::MinLength(n) => c.min_len = c.min_len.max(*n),
+                Check::MaxLength(n) => c.max_len = Some(c.max_len.map_or(*n, |m| m.min(*n))),
+                Check::Pattern(p) => c.patterns.push(*p),
+                Check::Format(f) => c.formats.push(*f),
                 Check::MaxWords(_) => c.string_hint = true,
-                Check::Minimum(x) => c.min = Some(c.min.map_or(x, |m| m.max(x))),
-                Check::Maximum(x) => c.max = Some(c.max.map_or(x, |m| m.min(x))),
-                Check::ExclusiveMinimum(x) => c.excl_min = Some(c.excl_min.map_or(x, |m| m.max(x))),
-                Check::ExclusiveMaximum(x) => c.excl_max = Some(c.excl_max.map_or(x, |m| m.min(x))),
-                Check::MultipleOf(m) => c.multiple = Some(m),
-                Check::MinItems(n) => c.min_items = c.min_items.max(n),
-                Check::MaxItems(n) => c.max_items = Some(c.max_items.map_or(n, |m| m.min(n))),
+                Check::Minimum(x) => c.min = Some(c.min.map_or(*x, |m| m.max(*x))),
+                Check::Maximum(x) => c.max = Some(c.max.map_or(*x, |m| m.min(*x))),
+                Check::ExclusiveMinimum(x) => {
+                    c.excl_min = Some(c.excl_min.map_or(*x, |m| m.max(*x)))
+                }
+                Check::ExclusiveMaximum(x) => {
+                    c.excl_max = Some(c.excl_max.map_or(*x, |m| m.min(*x)))
+                }
+                Check::MultipleOf(m) => c.multiple = Some(*m),
+                Check::MinItems(n) => c.min_items = c.min_items.max(*n),
+                Check::MaxItems(n) => c.max_items = Some(c.max_items.map_or(*n, |m| m.min(*n))),
                 Check::UniqueItems => c.unique = true,
                 Check::PrefixItems(ns) => {
-                    for (i, n) in ns.into_iter().enumerate() {
+                    for (i, n) in ns.iter().copied().enumerate() {
                         if c.prefix.len() <= i {
                             c.prefix.push(Vec::new());
                         }
@@ -159,44 +170,39 @@ impl<'a> Gen<'a> {
                     c.array_hint = true;
                 }
                 Check::Items { from, node } => {
-                    c.items.push((from, node));
+                    c.items.push((*from, *node));
                     c.array_hint = true;
                 }
                 Check::NoItems { from, .. } => {
-                    c.no_items = Some(c.no_items.map_or(from, |f| f.min(from)))
+                    c.no_items = Some(c.no_items.map_or(*from, |f| f.min(*from)))
                 }
                 Check::Contains { node, min, .. } => {
-                    if min > 0 {
-                        c.contains.push(node);
+                    if *min > 0 {
+                        c.contains.push(*node);
                     }
                     c.array_hint = true;
                 }
                 Check::Properties(ps) => {
-                    for (name, n) in ps {
-                        if !c.props.contains_key(&name) {
-                            c.order.push(name.clone());
-                        }
-                        c.props.entry(name).or_default().push(n);
-                    }
+                    c.props.push(ps);
                     c.object_hint = true;
                 }
-                Check::PatternProperties(ps) => c.pattern_props.extend(ps),
-                Check::AdditionalProperties { node, .. } => c.additional.push(node),
+                Check::PatternProperties(ps) => c.pattern_props.extend(ps.iter().cloned()),
+                Check::AdditionalProperties { node, .. } => c.additional.push(*node),
                 Check::NoAdditionalProperties { .. } => c.closed = true,
                 Check::Required(names) => {
                     for n in names {
-                        if !c.required.contains(&n) {
+                        if !c.required.contains(&n.as_str()) {
                             c.required.push(n);
                         }
                     }
                     c.object_hint = true;
                 }
-                Check::MinProperties(n) => c.min_props = c.min_props.max(n),
-                Check::MaxProperties(n) => c.max_props = Some(n),
+                Check::MinProperties(n) => c.min_props = c.min_props.max(*n),
+                Check::MaxProperties(n) => c.max_props = Some(*n),
                 Check::PropertyNames(_) => c.object_hint = true,
-                Check::DependentRequired(d) => c.dependent.extend(d),
+                Check::DependentRequired(d) => c.dependent.extend(d.iter()),
                 Check::DependentSchemas(_) | Check::Not(_) => {}
-                Check::Ref(n) => self.collect(n, c, budget),
+                Check::Ref(n) => self.collect(*n, c, budget),
                 Check::AnyOf(ns) | Check::OneOf(ns) => {
                     if !ns.is_empty() {
                         let pick = ns[self.below(ns.len())];
@@ -209,12 +215,12 @@ impl<'a> Gen<'a> {
                     otherwise,
                 } => {
                     if self.coin(0.5) {
-                        self.collect(cond, c, budget);
+                        self.collect(*cond, c, budget);
                         if let Some(t) = then {
-                            self.collect(t, c, budget);
+                            self.collect(*t, c, budget);
                         }
                     } else if let Some(o) = otherwise {
-                        self.collect(o, c, budget);
+                        self.collect(*o, c, budget);
                     }
                 }
             }
@@ -243,7 +249,7 @@ impl<'a> Gen<'a> {
             self.collect(*n, &mut c, &mut budget);
         }
         if let Some(v) = c.consts.first() {
-            return v.clone();
+            return (*v).clone();
         }
         if let Some(first) = c.enums.first() {
             let fits: Vec<&Value> = first
@@ -338,8 +344,12 @@ impl<'a> Gen<'a> {
             .replace("\\d", "[0-9]")
             .replace("\\w", "[A-Za-z0-9_]")
             .replace("\\s", "[ ]");
-        let re = rand_regex::Regex::compile(&body, 4).ok()?;
-        let s: String = rand::distr::Distribution::sample(&re, &mut self.rng);
+        let re = self
+            .regexes
+            .entry(body)
+            .or_insert_with_key(|b| rand_regex::Regex::compile(b, 4).ok())
+            .as_ref()?;
+        let s: String = rand::distr::Distribution::sample(re, &mut self.rng);
         Some(s)
     }
 
@@ -409,30 +419,63 @@ impl<'a> Gen<'a> {
 
     fn object(&mut self, c: &Conj, depth: usize) -> Value {
         let mut o = Map::new();
-        let mut names: Vec<String> = c.required.clone();
-        for name in &c.order {
-            if !names.contains(name) && depth < DEEP && self.coin(0.5) {
+        // One `properties` list (the usual case) is read as it is; several are merged by name.
+        let merged: Option<HashMap<&str, Vec<NodeId>>> = (c.props.len() > 1).then(|| {
+            let mut m: HashMap<&str, Vec<NodeId>> = HashMap::new();
+            for (name, n) in c.props.iter().flat_map(|l| l.iter()) {
+                m.entry(name.as_str()).or_default().push(*n);
+            }
+            m
+        });
+        let declared = |name: &str| -> Vec<NodeId> {
+            match &merged {
+                Some(m) => m.get(name).cloned().unwrap_or_default(),
+                None => c
+                    .props
+                    .iter()
+                    .flat_map(|l| l.iter())
+                    .filter(|(k, _)| k == name)
+                    .map(|(_, n)| *n)
+                    .collect(),
+            }
+        };
+        let mut names: Vec<String> = c.required.iter().map(|n| n.to_string()).collect();
+        let mut have: HashSet<&str> = c.required.iter().copied().collect();
+        for (name, _) in c.props.iter().flat_map(|l| l.iter()) {
+            if depth < DEEP && !have.contains(name.as_str()) && self.coin(0.5) {
+                have.insert(name);
                 names.push(name.clone());
             }
         }
-        for (name, needs) in &c.dependent {
-            if names.contains(name) {
+        for (name, needs) in c.dependent.iter().map(|d| (&d.0, &d.1)) {
+            if have.contains(name.as_str()) {
                 for n in needs {
-                    if !names.contains(n) {
+                    if have.insert(n) {
                         names.push(n.clone());
                     }
                 }
             }
         }
-        let listed = |n: &str| c.props.contains_key(n);
         while (names.len() as u64) < c.min_props.min(CAP) {
             names.push(format!("x{}", names.len()));
         }
         if !c.closed && depth < DEEP && self.coin(self.extra) {
             names.push(format!("unknown_{}", self.below(100)));
         }
+        // A name one of the `patternProperties` patterns matches (a map keyed by dates, …).
+        if depth < DEEP && !c.pattern_props.is_empty() && self.coin(0.6) {
+            let (p, _) = c.pattern_props[self.below(c.pattern_props.len())];
+            let source = self.interp.program().patterns[p].source.clone();
+            for _ in 0..1 + self.below(3) {
+                match self.pattern_string(&source) {
+                    Some(name) if !names.contains(&name) => names.push(name),
+                    _ => {}
+                }
+            }
+        }
         for name in names {
-            let mut nodes: Vec<NodeId> = c.props.get(&name).cloned().unwrap_or_default();
+            let mut nodes: Vec<NodeId> = declared(&name);
+            let listed = !nodes.is_empty();
             let mut matched = false;
             for (p, n) in &c.pattern_props {
                 if self.interp.matches(*p, &name) {
@@ -440,7 +483,7 @@ impl<'a> Gen<'a> {
                     matched = true;
                 }
             }
-            if !listed(&name) && !matched {
+            if !listed && !matched {
                 nodes.extend(c.additional.iter().copied());
             }
             let v = self.value(&nodes, depth + 1);
@@ -448,7 +491,11 @@ impl<'a> Gen<'a> {
         }
         if let Some(max) = c.max_props {
             while o.len() as u64 > max {
-                let Some(k) = o.keys().find(|k| !c.required.contains(k)).cloned() else {
+                let Some(k) = o
+                    .keys()
+                    .find(|k| !c.required.contains(&k.as_str()))
+                    .cloned()
+                else {
                     break;
                 };
                 o.remove(&k);

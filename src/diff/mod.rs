@@ -8,7 +8,9 @@ pub mod cli;
 pub mod confirm;
 pub mod instances;
 pub mod interp;
+mod reach;
 pub mod report;
+pub mod verify;
 pub mod version;
 pub mod wire;
 
@@ -461,14 +463,8 @@ pub fn diff(old: &Loaded, new: &Loaded, opts: &Options) -> Report {
         checked += reader.checked + writer.checked;
         let reader = verdict(reader, &changes, |c| c.reader);
         let writer = verdict(writer, &changes, |c| c.writer);
-        if changes.is_empty()
-            && reader.outcome == Outcome::Compatible
-            && writer.outcome == Outcome::Compatible
-        {
-            // Restructured (or changed only in the version field): no instance told them apart.
-            unchanged += 1;
-            continue;
-        }
+        // Restructured (or changed only in the version field) types stay until `reach` has
+        // looked at what they contain.
         types.push(TypeReport {
             key: key.clone(),
             name: names_new[u].clone(),
@@ -500,6 +496,14 @@ pub fn diff(old: &Loaded, new: &Loaded, opts: &Options) -> Report {
             writer: absent(Outcome::Compatible),
         });
     }
+    reach::propagate(&mut types, &new.ir, &kn);
+    let before = types.len();
+    types.retain(|t| {
+        !(t.changes.is_empty()
+            && t.reader.outcome == Outcome::Compatible
+            && t.writer.outcome == Outcome::Compatible)
+    });
+    unchanged += before - types.len();
     let api = api::compare(&old.ir, &new.ir, &ko, &kn);
     let mut report = Report {
         old: old.label.clone(),

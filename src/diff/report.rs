@@ -107,6 +107,13 @@ pub fn text(r: &Report, color: bool) -> String {
                     inst
                 };
                 let _ = writeln!(o, "      {inst}");
+                if let Some(r) = &cx.consumer_reads {
+                    let _ = writeln!(
+                        o,
+                        "      (the {} consumer reads `{}` as its own {})",
+                        cx.rejected_by, r.property, r.value
+                    );
+                }
             }
         }
     }

@@ -270,7 +270,13 @@ impl<'a> Compare<'a> {
     fn nodes(&mut self, o: NodeId, n: NodeId, os: NodeId, ns: NodeId, path: &str) {
         let (ka, kb) = (self.old.named.get(&o), self.new.named.get(&n));
         if ka.is_some() || kb.is_some() {
-            if ka != kb {
+            // Another type (or an inline schema) that validates exactly alike is no change
+            // (a definition moved or renamed, two properties that shared one schema split).
+            let same = || {
+                super::fingerprint(&self.old.ir.program, o)
+                    == super::fingerprint(&self.new.ir.program, n)
+            };
+            if ka != kb && !same() {
                 let show = |k: Option<&String>| {
                     k.map_or("an inline schema".to_string(), |k| format!("`{k}`"))
                 };

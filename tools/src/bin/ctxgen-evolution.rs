@@ -1,322 +1,344 @@
 //! Runs `ctxgen diff` on every consecutive version pair of every schema family in a corpus
-//! directory (files named `<family>-<version>.json` and similar), then re-checks each
-//! "compatible" verdict of a message type with 1,000 more instances of each version.
+//! directory (files named `<family>-<version>.json` and similar), re-checks every "compatible"
+//! verdict with `--verify` fresh instances of each version (`ctxgen::diff::verify`), confirms the
+//! counterexamples of the message types with the `jsonschema` crate on the raw schemas, and
+//! compares each pair with jsoncompat (its CLI, `--jsoncompat`). See docs/evolution.md.
 //!
-//! `cargo run --release -p ctxgen-tools --bin ctxgen-evolution -- /work/shared/corpus/schemastore \
-//!     [--instances /work/shared/corpus/schemastore-instances] [--verify 1000] [--json OUT]`
+//! `cargo run --release -p ctxgen-tools --bin ctxgen-evolution -- ../shared/corpus/schemastore \
+//!     [--instances DIR] [--verify 1000] [--samples 300] [--jsoncompat BIN] [--fuzz N] \
+//!     [--family TEXT] [--json OUT] [--report OUT.md] [--work DIR]`
+
+mod evolution;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use ctxgen::diff::confirm::{search, Party};
-use ctxgen::diff::interp::{Interp, Unknown};
-use ctxgen::diff::{diff, load, Options, Outcome, Report};
-use serde_json::{json, Value};
+use ctxgen::diff::verify::{verify, Contradiction};
+use ctxgen::diff::{diff, load, Options, Outcome, Report, Status};
+use serde::Serialize;
+use serde_json::Value;
 
-/// The first version-like token of a file stem: (start, end).
-fn version_span(stem: &str) -> Option<(usize, usize)> {
-    let b = stem.as_bytes();
-    for (i, c) in stem.char_indices() {
-        if !c.is_ascii_digit() {
-            continue;
-        }
-        let prev = if i == 0 { b'-' } else { b[i - 1] };
-        let ok = matches!(prev, b'-' | b'_' | b'.')
-            || (matches!(prev, b'v' | b'V') && (i < 2 || matches!(b[i - 2], b'-' | b'_' | b'.')));
-        if !ok {
-            continue;
-        }
-        let rest = &stem[i..];
-        let mut end = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'x' || c == 'X'))
-            .unwrap_or(rest.len());
-        // A pre-release suffix (`-beta3`, `-B4`, `-rtm.2`, `-rc1`).
-        let tail = &rest[end..];
-        if let Some(t) = tail.strip_prefix('-') {
-            let word: String = t
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
-                .collect();
-            let word = word.trim_end_matches('.');
-            if !word.is_empty() && word.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
-                end += 1 + word.len();
-            }
-        }
-        let start = if matches!(prev, b'v' | b'V') {
-            i - 1
-        } else {
-            i
-        };
-        let end = i + rest[..end].trim_end_matches('.').len();
-        return Some((start, end));
-    }
-    None
+use evolution::families::{discover, seeds};
+use evolution::oracle::{draft, independent, Jc, JsonCompat};
+use evolution::report::{agreement, markdown};
+
+/// One consecutive version pair.
+#[derive(Serialize, Default)]
+pub struct Row {
+    pub family: String,
+    pub old: String,
+    pub new: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub wire: String,
+    pub declared: Option<String>,
+    pub ok: bool,
+    pub api: BTreeMap<String, String>,
+    pub changed_types: usize,
+    pub incompatible: usize,
+    pub unconfirmed: usize,
+    /// The message type's outcome per role (`compatible` when it did not change).
+    pub reader: Option<Outcome>,
+    pub writer: Option<Outcome>,
+    /// Change classes over every type.
+    pub classes: BTreeMap<&'static str, usize>,
+    pub instances: usize,
+    /// Counterexamples of the message type, and how many the `jsonschema` crate confirms on the
+    /// raw schemas (`None` where a raw schema does not compile there).
+    pub counterexamples: usize,
+    pub confirmed: usize,
+    pub refuted: Vec<String>,
+    /// "Compatible" verdicts re-checked, instances over them, the fewest for one verdict.
+    pub verified: usize,
+    pub verify_instances: usize,
+    pub verify_min: Option<usize>,
+    pub verify_short: Vec<String>,
+    pub contradictions: Vec<Contradiction>,
+    pub drafts: (String, String),
+    pub jsoncompat: Option<(Jc, Jc)>,
+    /// Agreement with jsoncompat per role: (class, explanation).
+    pub agreement: Vec<(String, String, String)>,
+    pub seconds: f64,
 }
 
-/// Sort key: numbers, then release after pre-release, then the suffix with numbers compared as numbers.
-fn version_key(v: &str) -> (Vec<u64>, bool, Vec<(String, u64)>) {
-    let v = v.trim_start_matches(['v', 'V']);
-    let (nums, suffix) = v.split_once('-').unwrap_or((v, ""));
-    let nums = nums.split('.').map(|p| p.parse().unwrap_or(0)).collect();
-    let mut parts = Vec::new();
-    let mut word = String::new();
-    let mut num = String::new();
-    for c in suffix.chars() {
-        if c.is_ascii_digit() {
-            num.push(c);
-        } else {
-            if !num.is_empty() {
-                parts.push((std::mem::take(&mut word), num.parse().unwrap_or(0)));
-                num.clear();
-            }
-            word.push(c);
-        }
-    }
-    parts.push((word, num.parse().unwrap_or(0)));
-    (nums, suffix.is_empty(), parts)
+struct Args {
+    corpus: PathBuf,
+    instances: Option<PathBuf>,
+    verify: usize,
+    samples: usize,
+    json: Option<PathBuf>,
+    report: Option<PathBuf>,
+    family: Option<String>,
+    jsoncompat: Option<PathBuf>,
+    fuzz: usize,
+    work: PathBuf,
 }
 
-fn seeds(instances: &Option<PathBuf>, file: &Path) -> Vec<Value> {
-    let Some(dir) = instances else {
-        return Vec::new();
+fn args() -> Option<Args> {
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let mut a = Args {
+        corpus: PathBuf::new(),
+        instances: None,
+        verify: 1000,
+        samples: 300,
+        json: None,
+        report: None,
+        family: None,
+        jsoncompat: None,
+        fuzz: 100,
+        work: PathBuf::from("target/evolution"),
     };
-    let stem = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let mut out = Vec::new();
-    if let Ok(rd) = std::fs::read_dir(dir.join("valid").join(stem)) {
-        let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        paths.sort();
-        for p in paths {
-            if let Some(v) = std::fs::read_to_string(&p)
-                .ok()
-                .and_then(|t| serde_json::from_str(&t).ok())
-            {
-                out.push(v);
-            }
-        }
-    }
-    out
-}
-
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
     let mut corpus = None;
-    let mut instances = None;
-    let mut verify = 1000usize;
-    let mut samples = 300usize;
-    let mut out_json = None;
-    let mut only = None;
     let mut i = 0;
-    while i < args.len() {
-        let next = args.get(i + 1).cloned();
-        match args[i].as_str() {
-            "--instances" => instances = next.map(PathBuf::from),
-            "--verify" => verify = next.and_then(|n| n.parse().ok()).unwrap_or(verify),
-            "--samples" => samples = next.and_then(|n| n.parse().ok()).unwrap_or(samples),
-            "--json" => out_json = next.map(PathBuf::from),
-            "--family" => only = next,
-            other => {
+    while i < raw.len() {
+        let next = raw.get(i + 1).cloned();
+        match raw[i].as_str() {
+            "--instances" => a.instances = next.map(PathBuf::from),
+            "--verify" => a.verify = next?.parse().ok()?,
+            "--samples" => a.samples = next?.parse().ok()?,
+            "--fuzz" => a.fuzz = next?.parse().ok()?,
+            "--json" => a.json = next.map(PathBuf::from),
+            "--report" => a.report = next.map(PathBuf::from),
+            "--family" => a.family = next,
+            "--jsoncompat" => a.jsoncompat = next.map(PathBuf::from),
+            "--work" => a.work = PathBuf::from(next?),
+            other if !other.starts_with("--") => {
                 corpus = Some(PathBuf::from(other));
                 i += 1;
                 continue;
             }
+            _ => return None,
         }
         i += 2;
     }
-    let Some(corpus) = corpus else {
-        eprintln!("usage: ctxgen-evolution CORPUS_DIR [--instances DIR] [--verify N] [--samples N] [--json OUT] [--family NAME]");
+    a.corpus = corpus?;
+    Some(a)
+}
+
+fn main() -> ExitCode {
+    let Some(a) = args() else {
+        eprintln!("usage: ctxgen-evolution CORPUS_DIR [--instances DIR] [--verify N] [--samples N] [--jsoncompat BIN] [--fuzz N] [--family TEXT] [--json OUT] [--report OUT.md] [--work DIR]");
         return ExitCode::from(2);
     };
-    let mut families: BTreeMap<String, Vec<(String, PathBuf)>> = BTreeMap::new();
-    let Ok(rd) = std::fs::read_dir(&corpus) else {
-        eprintln!("error: cannot read {}", corpus.display());
-        return ExitCode::from(2);
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        let name = e.file_name().to_string_lossy().to_string();
-        let Some(stem) = name.strip_suffix(".json") else {
-            continue;
-        };
-        if let Some((s, t)) = version_span(stem) {
-            let family = format!("{}{{v}}{}", &stem[..s], &stem[t..]);
-            families
-                .entry(family)
-                .or_default()
-                .push((stem[s..t].to_string(), p));
+    let mut families = match discover(&a.corpus) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {}: {e}", a.corpus.display());
+            return ExitCode::from(2);
         }
-    }
-    families.retain(|f, v| v.len() > 1 && only.as_ref().is_none_or(|o| f.contains(o.as_str())));
+    };
+    families.retain(|f, _| a.family.as_ref().is_none_or(|o| f.contains(o.as_str())));
+    let jc = a.jsoncompat.as_ref().map(|bin| JsonCompat {
+        bin: bin.clone(),
+        work: a.work.join("jsoncompat"),
+        fuzz: a.fuzz,
+        timeout: 60,
+    });
+    let started = std::time::Instant::now();
     let mut rows = Vec::new();
-    let (mut pairs, mut generated, mut verified, mut contradictions) = (0, 0, 0, 0);
-    for (family, mut versions) in families {
-        versions.sort_by_key(|(v, _)| version_key(v));
+    for (family, versions) in &families {
         for w in versions.windows(2) {
-            pairs += 1;
-            let (ov, op) = &w[0];
-            let (nv, np) = &w[1];
-            let started = std::time::Instant::now();
-            let loaded = load(std::slice::from_ref(op), op.display().to_string())
-                .and_then(|o| Ok((o, load(std::slice::from_ref(np), np.display().to_string())?)));
-            let (mut old, mut new) = match loaded {
-                Ok(x) => x,
-                Err(e) => {
-                    eprintln!("{family} {ov} → {nv}: does not generate: {e}");
-                    rows.push(
-                        json!({"family": family, "old": ov, "new": nv, "error": e.to_string()}),
-                    );
-                    continue;
-                }
-            };
-            generated += 1;
-            old.seeds = seeds(&instances, op);
-            new.seeds = seeds(&instances, np);
-            let opts = Options {
-                samples,
-                ..Options::default()
-            };
-            let report = diff(&old, &new, &opts);
-            let check = verify_compatible(&old, &new, &report, verify);
-            verified += check.0;
-            contradictions += check.1.len();
-            let classes = classes(&report);
+            let row = pair(&a, jc.as_ref(), family, &w[0], &w[1]);
             println!(
-                "{family}: {ov} → {nv}: wire {} (declared {}), {} changed type(s), {} instance(s), verify {} root(s) {} instance(s), {} contradiction(s), {:.1}s",
-                report.version.wire,
-                report.version.declared.map_or("?".into(), |b| b.to_string()),
-                report.types.len(),
-                report.instances_checked,
-                check.2,
-                check.0,
-                check.1.len(),
-                started.elapsed().as_secs_f64()
+                "{family}: {} → {}: {}",
+                row.old,
+                row.new,
+                match &row.error {
+                    Some(e) => format!("does not generate: {e}"),
+                    None => format!(
+                        "wire {} (declared {}), {} changed type(s), {} instance(s); verified {} verdict(s) with {} instance(s) (fewest {}), {} contradiction(s); jsoncompat {}; {:.1}s",
+                        row.wire,
+                        row.declared.as_deref().unwrap_or("?"),
+                        row.changed_types,
+                        row.instances,
+                        row.verified,
+                        row.verify_instances,
+                        row.verify_min.map_or("-".into(), |n| n.to_string()),
+                        row.contradictions.len(),
+                        row.agreement.iter().map(|x| format!("{} {}", x.0, x.1)).collect::<Vec<_>>().join(", "),
+                        row.seconds
+                    ),
+                }
             );
-            rows.push(json!({
-                "family": family, "old": ov, "new": nv,
-                "wire": report.version.wire, "declared": report.version.declared,
-                "required": report.version.required, "ok": report.version.ok,
-                "api": report.version.api,
-                "changed_types": report.types.len(),
-                "incompatible": report.types.iter().filter(|t| t.reader.outcome == Outcome::Incompatible || t.writer.outcome == Outcome::Incompatible).count(),
-                "unconfirmed": report.types.iter().filter(|t| t.reader.outcome == Outcome::Unconfirmed || t.writer.outcome == Outcome::Unconfirmed).count(),
-                "reader": root_outcome(&report, true), "writer": root_outcome(&report, false),
-                "classes": classes, "instances": report.instances_checked,
-                "verified_roots": check.2, "verify_instances": check.0, "contradictions": check.1,
-            }));
+            rows.push(row);
         }
     }
-    println!("{pairs} pair(s), {generated} generate, {verified} verification instance(s), {contradictions} contradiction(s)");
-    if let Some(out) = out_json {
-        let text = serde_json::to_string_pretty(&Value::Array(rows)).unwrap_or_default();
-        if let Err(e) = std::fs::write(&out, text) {
+    let elapsed = started.elapsed().as_secs_f64();
+    let generated = rows.iter().filter(|r| r.error.is_none()).count();
+    let contradictions: usize = rows.iter().map(|r| r.contradictions.len()).sum();
+    let refuted: usize = rows.iter().map(|r| r.refuted.len()).sum();
+    println!(
+        "{} famil(ies), {} pair(s), {generated} generate, {} verdict(s) re-checked with {} instance(s), {contradictions} contradiction(s), {refuted} counterexample(s) refuted by jsonschema, {elapsed:.0}s",
+        families.len(),
+        rows.len(),
+        rows.iter().map(|r| r.verified).sum::<usize>(),
+        rows.iter().map(|r| r.verify_instances).sum::<usize>(),
+    );
+    if let Some(out) = &a.json {
+        let text = serde_json::to_string_pretty(&rows).unwrap_or_default();
+        if let Err(e) = std::fs::write(out, text) {
             eprintln!("error: {}: {e}", out.display());
             return ExitCode::from(2);
         }
     }
-    if contradictions > 0 {
+    if let Some(out) = &a.report {
+        let text = markdown(&rows, &a.corpus, a.verify, a.samples, elapsed);
+        if let Err(e) = std::fs::write(out, text) {
+            eprintln!("error: {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+    }
+    if contradictions > 0 || refuted > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// The worst outcome over the message (root) types, for one role.
-fn root_outcome(r: &Report, reader: bool) -> Outcome {
-    let mut worst = Outcome::Compatible;
-    for t in r.types.iter().filter(|t| t.root) {
-        let o = if reader {
-            t.reader.outcome
-        } else {
-            t.writer.outcome
-        };
-        worst = match (worst, o) {
-            (Outcome::Incompatible, _) | (_, Outcome::Incompatible) => Outcome::Incompatible,
-            (Outcome::Unconfirmed, _) | (_, Outcome::Unconfirmed) => Outcome::Unconfirmed,
-            _ => Outcome::Compatible,
-        };
-    }
-    worst
+fn read(p: &std::path::Path) -> Value {
+    std::fs::read_to_string(p)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null)
 }
 
-fn classes(r: &Report) -> BTreeMap<&'static str, usize> {
-    let mut m = BTreeMap::new();
-    for t in r.types.iter().filter(|t| t.root) {
-        for c in &t.changes {
-            *m.entry(c.class).or_insert(0) += 1;
+fn pair(
+    a: &Args,
+    jc: Option<&JsonCompat>,
+    family: &str,
+    (ov, op): &(String, PathBuf),
+    (nv, np): &(String, PathBuf),
+) -> Row {
+    let started = std::time::Instant::now();
+    let (raw_old, raw_new) = (read(op), read(np));
+    let mut row = Row {
+        family: family.to_string(),
+        old: ov.clone(),
+        new: nv.clone(),
+        drafts: (draft(&raw_old).into(), draft(&raw_new).into()),
+        ..Row::default()
+    };
+    let loaded = load(std::slice::from_ref(op), op.display().to_string())
+        .and_then(|o| Ok((o, load(std::slice::from_ref(np), np.display().to_string())?)));
+    let (mut old, mut new) = match loaded {
+        Ok(x) => x,
+        Err(e) => {
+            row.error = Some(e.to_string().lines().next().unwrap_or("").to_string());
+            return row;
+        }
+    };
+    old.seeds = seeds(&a.instances, op);
+    new.seeds = seeds(&a.instances, np);
+    let opts = Options {
+        samples: a.samples,
+        ..Options::default()
+    };
+    let report = diff(&old, &new, &opts);
+    summarize(&mut row, &report);
+    for t in report.types.iter().filter(|t| t.root) {
+        for v in [&t.reader, &t.writer] {
+            let Some(cx) = &v.counterexample else {
+                continue;
+            };
+            row.counterexamples += 1;
+            let (acc, rej) = if cx.accepted_by == "old" {
+                (&raw_old, &raw_new)
+            } else {
+                (&raw_new, &raw_old)
+            };
+            match (
+                independent(acc, &cx.instance),
+                independent(rej, &cx.instance),
+            ) {
+                (Some(true), Some(false)) => row.confirmed += 1,
+                (Some(x), Some(y)) => row.refuted.push(format!(
+                    "{}: {} accepts: {x}, {} accepts: {y}: {}",
+                    t.key, cx.accepted_by, cx.rejected_by, cx.instance
+                )),
+                _ => {}
+            }
         }
     }
-    m
+    let check = verify(&old, &new, &report, &opts, a.verify);
+    row.verified = check.checked.len();
+    row.verify_instances = check.instances();
+    row.verify_min = check.checked.iter().map(|c| c.instances).min();
+    row.verify_short = check
+        .checked
+        .iter()
+        .filter(|c| c.instances < a.verify)
+        .map(|c| format!("{} {}: {}", c.key, c.role, c.instances))
+        .collect();
+    row.contradictions = check.contradictions;
+    if let Some(jc) = jc {
+        let prepared = jc
+            .prepare(&PathBuf::from(format!("old-{}", file(op))), &raw_old)
+            .and_then(|o| {
+                Ok((
+                    o,
+                    jc.prepare(&PathBuf::from(format!("new-{}", file(np))), &raw_new)?,
+                ))
+            });
+        if let Ok((o, n)) = prepared {
+            let des = jc.check(&o, &n, "deserializer");
+            let ser = jc.check(&o, &n, "serializer");
+            row.agreement = vec![
+                agreement("reader", row.reader, &report, &des, &raw_old, &raw_new),
+                agreement("writer", row.writer, &report, &ser, &raw_old, &raw_new),
+            ];
+            row.jsoncompat = Some((des, ser));
+        }
+    }
+    row.seconds = started.elapsed().as_secs_f64();
+    row
 }
 
-/// Re-checks every compatible verdict of a changed root type with `n` fresh instances of each
-/// version (another seed): returns (instances checked, contradictions, roots verified).
-fn verify_compatible(
-    old: &ctxgen::diff::Loaded,
-    new: &ctxgen::diff::Loaded,
-    r: &Report,
-    n: usize,
-) -> (usize, Vec<String>, usize) {
-    let oi = Interp::new(&old.ir.program, Unknown::Schema);
-    let ni = Interp::new(&new.ir.program, Unknown::Schema);
-    let mut checked = 0;
-    let mut bad = Vec::new();
-    let mut roots = 0;
-    for t in r
+fn file(p: &std::path::Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn summarize(row: &mut Row, report: &Report) {
+    row.wire = report.version.wire.to_string();
+    row.declared = report.version.declared.map(|b| b.to_string());
+    row.ok = report.version.ok;
+    row.api = report
+        .version
+        .api
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_string()))
+        .collect();
+    row.changed_types = report.types.len();
+    let bad = |o: Outcome| {
+        report
+            .types
+            .iter()
+            .filter(|t| t.reader.outcome == o || t.writer.outcome == o)
+            .count()
+    };
+    row.incompatible = bad(Outcome::Incompatible);
+    row.unconfirmed = bad(Outcome::Unconfirmed);
+    row.instances = report.instances_checked;
+    for t in &report.types {
+        for c in &t.changes {
+            *row.classes.entry(c.class).or_insert(0) += 1;
+        }
+    }
+    // The message: the root type present in both versions (compatible when it did not change).
+    let root = report
         .types
         .iter()
-        .filter(|t| t.root && t.status == ctxgen::diff::Status::Changed)
-    {
-        let root = |ir: &ctxgen::ir::Ir| {
-            let roots: Vec<&ctxgen::ir::TypeDef> = ir
-                .types
-                .iter()
-                .filter(|ty| ty.origin.pointer.is_empty())
-                .collect();
-            let by_key = roots
-                .iter()
-                .find(|ty| t.key == format!("{}#", ir.modules[ty.module].rel));
-            by_key
-                .or(if roots.len() == 1 {
-                    roots.first()
-                } else {
-                    None
-                })
-                .map(|ty| ty.node)
-        };
-        let (Some(on), Some(nn)) = (root(&old.ir), root(&new.ir)) else {
-            continue;
-        };
-        let o = Party {
-            interp: &oi,
-            node: on,
-            label: "old",
-        };
-        let nw = Party {
-            interp: &ni,
-            node: nn,
-            label: "new",
-        };
-        let mut any = false;
-        if t.reader.outcome == Outcome::Compatible {
-            let s = search(&o, &nw, &[], n, 0xfeed);
-            checked += s.checked;
-            any = true;
-            if let Some(cx) = s.counterexample {
-                bad.push(format!("{} reader: {}", t.key, cx.instance));
-            }
-        }
-        if t.writer.outcome == Outcome::Compatible && r.unknown_fields == "schema" {
-            let s = search(&nw, &o, &[], n, 0xbeef);
-            checked += s.checked;
-            any = true;
-            if let Some(cx) = s.counterexample {
-                bad.push(format!("{} writer: {}", t.key, cx.instance));
-            }
-        }
-        roots += usize::from(any);
-    }
-    (checked, bad, roots)
+        .find(|t| t.root && t.status == Status::Changed);
+    let removed = report
+        .types
+        .iter()
+        .any(|t| t.root && t.status == Status::Removed);
+    row.reader = Some(match root {
+        Some(t) => t.reader.outcome,
+        None if removed => Outcome::Incompatible,
+        None => Outcome::Compatible,
+    });
+    row.writer = Some(root.map_or(Outcome::Compatible, |t| t.writer.outcome));
 }
