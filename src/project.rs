@@ -187,7 +187,7 @@ impl Project {
         let dir_name = std::fs::canonicalize(&self.dir)
             .ok()
             .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .map(|n| heck::ToKebabCase::to_kebab_case(n.as_str()));
+            .map(|n| crate::ir::names::package_name_from_dir(&n));
         let d = Package::default();
         Package {
             name: self.package.name.clone().or(dir_name).unwrap_or(d.name),

@@ -22,6 +22,6 @@ impl From<LangArg> for Lang {
 pub fn dir_name() -> Option<String> {
     let cwd = std::env::current_dir().ok()?;
     let name = cwd.file_name()?.to_str()?;
-    let kebab = heck::ToKebabCase::to_kebab_case(name);
+    let kebab = ctxgen::ir::names::package_name_from_dir(name);
     (!kebab.is_empty()).then_some(kebab)
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use heck::{ToSnakeCase, ToUpperCamelCase};
+use heck::{ToKebabCase, ToSnakeCase, ToUpperCamelCase};
 
 use super::model::Ir;
 
@@ -357,6 +357,13 @@ const OWN_MODULES: &[&str] = &[
     "clippy",
     "rt",
 ];
+
+/// The package name a directory's name suggests (`Shop SDK` → `shop-sdk`): kebab-case, as
+/// `ctxgen init` and a run without a project file name the packages. Checked for each
+/// ecosystem afterwards (`crate::package`).
+pub fn package_name_from_dir(dir_name: &str) -> String {
+    dir_name.to_kebab_case()
+}
 
 /// A module name: ASCII snake_case for Rust and Python, ASCII kebab-case file names for
 /// TypeScript; a name the package uses itself, or a keyword, gets a `schema` suffix. Names are
