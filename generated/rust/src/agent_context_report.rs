@@ -210,7 +210,7 @@ impl std::str::FromStr for Freshness {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -224,7 +224,7 @@ impl std::str::FromStr for Freshness {
 impl std::convert::TryFrom<&str> for Freshness {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }

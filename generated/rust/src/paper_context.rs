@@ -46,7 +46,7 @@ impl std::str::FromStr for DocumentType {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -60,7 +60,7 @@ impl std::str::FromStr for DocumentType {
 impl std::convert::TryFrom<&str> for DocumentType {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -154,7 +154,7 @@ impl std::str::FromStr for ChapterType {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -168,7 +168,7 @@ impl std::str::FromStr for ChapterType {
 impl std::convert::TryFrom<&str> for ChapterType {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -249,7 +249,7 @@ impl std::str::FromStr for ChapterStatus {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -263,7 +263,7 @@ impl std::str::FromStr for ChapterStatus {
 impl std::convert::TryFrom<&str> for ChapterStatus {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -340,7 +340,7 @@ impl std::str::FromStr for SectionStatus {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -354,7 +354,7 @@ impl std::str::FromStr for SectionStatus {
 impl std::convert::TryFrom<&str> for SectionStatus {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -438,7 +438,7 @@ impl std::str::FromStr for CitationStyle {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -452,7 +452,7 @@ impl std::str::FromStr for CitationStyle {
 impl std::convert::TryFrom<&str> for CitationStyle {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -538,7 +538,7 @@ impl std::str::FromStr for MethodologyType {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -552,7 +552,7 @@ impl std::str::FromStr for MethodologyType {
 impl std::convert::TryFrom<&str> for MethodologyType {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -623,7 +623,7 @@ impl std::str::FromStr for Tense {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -637,7 +637,7 @@ impl std::str::FromStr for Tense {
 impl std::convert::TryFrom<&str> for Tense {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -758,7 +758,7 @@ impl std::str::FromStr for HeadingStyle {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -772,7 +772,7 @@ impl std::str::FromStr for HeadingStyle {
 impl std::convert::TryFrom<&str> for HeadingStyle {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -843,7 +843,7 @@ impl std::str::FromStr for FigurePrefix {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -857,7 +857,7 @@ impl std::str::FromStr for FigurePrefix {
 impl std::convert::TryFrom<&str> for FigurePrefix {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -925,7 +925,7 @@ impl std::str::FromStr for TablePrefix {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -939,7 +939,7 @@ impl std::str::FromStr for TablePrefix {
 impl std::convert::TryFrom<&str> for TablePrefix {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -1010,7 +1010,7 @@ impl std::str::FromStr for EquationNumbering {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -1024,7 +1024,7 @@ impl std::str::FromStr for EquationNumbering {
 impl std::convert::TryFrom<&str> for EquationNumbering {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -1804,7 +1804,7 @@ impl std::str::FromStr for TargetType {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -1818,7 +1818,7 @@ impl std::str::FromStr for TargetType {
 impl std::convert::TryFrom<&str> for TargetType {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -1895,7 +1895,7 @@ impl std::str::FromStr for Severity {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -1909,7 +1909,7 @@ impl std::str::FromStr for Severity {
 impl std::convert::TryFrom<&str> for Severity {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }

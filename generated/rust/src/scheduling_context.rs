@@ -57,7 +57,7 @@ impl std::str::FromStr for Engagement {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -71,7 +71,7 @@ impl std::str::FromStr for Engagement {
 impl std::convert::TryFrom<&str> for Engagement {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -210,7 +210,7 @@ impl std::str::FromStr for AttendeeActionType {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -224,7 +224,7 @@ impl std::str::FromStr for AttendeeActionType {
 impl std::convert::TryFrom<&str> for AttendeeActionType {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -302,7 +302,7 @@ impl std::str::FromStr for ReplySubtype {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -316,7 +316,7 @@ impl std::str::FromStr for ReplySubtype {
 impl std::convert::TryFrom<&str> for ReplySubtype {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -384,7 +384,7 @@ impl std::str::FromStr for WaitSubtype {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -398,7 +398,7 @@ impl std::str::FromStr for WaitSubtype {
 impl std::convert::TryFrom<&str> for WaitSubtype {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -469,7 +469,7 @@ impl std::str::FromStr for ConfirmSubtype {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -483,7 +483,7 @@ impl std::str::FromStr for ConfirmSubtype {
 impl std::convert::TryFrom<&str> for ConfirmSubtype {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -557,7 +557,7 @@ impl std::str::FromStr for EscalateSubtype {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -571,7 +571,7 @@ impl std::str::FromStr for EscalateSubtype {
 impl std::convert::TryFrom<&str> for EscalateSubtype {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -645,7 +645,7 @@ impl std::str::FromStr for CloseSubtype {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -659,7 +659,7 @@ impl std::str::FromStr for CloseSubtype {
 impl std::convert::TryFrom<&str> for CloseSubtype {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -979,7 +979,7 @@ impl std::str::FromStr for EventActionType {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -993,7 +993,7 @@ impl std::str::FromStr for EventActionType {
 impl std::convert::TryFrom<&str> for EventActionType {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -1075,7 +1075,7 @@ impl std::str::FromStr for CoordinationInProgressSubtype {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -1089,7 +1089,7 @@ impl std::str::FromStr for CoordinationInProgressSubtype {
 impl std::convert::TryFrom<&str> for CoordinationInProgressSubtype {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -1175,7 +1175,7 @@ impl std::str::FromStr for WaitingForDecisionSubtype {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -1189,7 +1189,7 @@ impl std::str::FromStr for WaitingForDecisionSubtype {
 impl std::convert::TryFrom<&str> for WaitingForDecisionSubtype {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -1260,7 +1260,7 @@ impl std::str::FromStr for CompleteSubtype {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -1274,7 +1274,7 @@ impl std::str::FromStr for CompleteSubtype {
 impl std::convert::TryFrom<&str> for CompleteSubtype {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -1748,7 +1748,7 @@ impl std::str::FromStr for MessageDirection {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -1762,7 +1762,7 @@ impl std::str::FromStr for MessageDirection {
 impl std::convert::TryFrom<&str> for MessageDirection {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }

@@ -105,7 +105,7 @@ impl std::str::FromStr for AgentFamily {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -119,7 +119,7 @@ impl std::str::FromStr for AgentFamily {
 impl std::convert::TryFrom<&str> for AgentFamily {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -193,7 +193,7 @@ impl std::str::FromStr for CognitiveMode {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -207,7 +207,7 @@ impl std::str::FromStr for CognitiveMode {
 impl std::convert::TryFrom<&str> for CognitiveMode {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -284,7 +284,7 @@ impl std::str::FromStr for AgentModel {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -298,7 +298,7 @@ impl std::str::FromStr for AgentModel {
 impl std::convert::TryFrom<&str> for AgentModel {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
@@ -692,7 +692,7 @@ impl std::str::FromStr for ArtifactType {
     type Err = rt::UnknownVariant;
 
     /// Reads the value from its JSON string (without quotes).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Self, rt::UnknownVariant> {
         match Self::ALL.into_iter().find(|v| v.as_str() == s) {
             Some(v) => Ok(v),
             None => Err(rt::UnknownVariant {
@@ -706,7 +706,7 @@ impl std::str::FromStr for ArtifactType {
 impl std::convert::TryFrom<&str> for ArtifactType {
     type Error = rt::UnknownVariant;
 
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, rt::UnknownVariant> {
         s.parse()
     }
 }
