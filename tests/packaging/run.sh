@@ -66,7 +66,9 @@ pip_package() {
   "$work/build-env/bin/python" -m build --wheel --outdir "$work/wheels" "$root/generated/python" \
     >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
   wheel="$(ls "$work"/wheels/context_protocols-*.whl)"
-  unzip -l "$wheel" | grep -q "context_protocols/py.typed" || { echo "error: no py.typed in the wheel" >&2; exit 1; }
+  # zipfile rather than unzip, which a fresh machine may not have.
+  python3 -c 'import sys, zipfile; sys.exit(0 if "context_protocols/py.typed" in zipfile.ZipFile(sys.argv[1]).namelist() else 1)' "$wheel" \
+    || { echo "error: no py.typed in the wheel" >&2; exit 1; }
   python3 -m venv "$work/app-env"
   "$work/app-env/bin/pip" install --quiet --disable-pip-version-check "${wheel}[typing]" mypy
   mkdir -p "$work/app-py"
