@@ -56,6 +56,8 @@ use validators::*;
 #[template(path = "python/runtime.py.j2", escape = "none")]
 struct RuntimeTpl {
     header: &'static str,
+    /// Some node checks `format: regex`: the runtime imports `regress` for ECMA-262 syntax.
+    ecma_regex: bool,
 }
 
 #[derive(Template)]
@@ -124,6 +126,8 @@ struct PyprojectTpl {
     typing_extensions: bool,
     /// Some pattern runs on `google-re2` (`crate::backend::pattern`).
     re2: bool,
+    /// `format: regex` needs `regress` ([`RuntimeTpl::ecma_regex`]).
+    ecma_regex: bool,
 }
 
 /// isort's "order by type": CONSTANTS, then Classes, then functions.
@@ -210,12 +214,19 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let module_names = names::module_names(Lang::Python, &ir.modules);
     let mut files = Files::new();
     let base = format!("src/{pkg}");
+    let ecma_regex = ir.program.nodes.iter().any(|n| {
+        n.checks
+            .contains(&crate::ir::checks::Check::Format(crate::ir::checks::Format::Regex))
+    });
     files.insert(format!("{base}/py.typed"), String::new());
     files.insert(
         format!("{base}/_runtime.py"),
         eol(run(
             "python/runtime.py.j2",
-            &RuntimeTpl { header: GENERATED },
+            &RuntimeTpl {
+                header: GENERATED,
+                ecma_regex,
+            },
         )?),
     );
     files.insert(format!("{base}/_validators.py"), render_validators(ir)?);
@@ -310,6 +321,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
                 package_dir: crate::package::toml_string(&format!("src/{pkg}")),
                 typing_extensions,
                 re2: files.values().any(|text| text.contains("linear=True")),
+                ecma_regex,
             },
         )?,
     );

@@ -11,66 +11,18 @@ use serde_json::Value;
 
 use ctxgen::{Config, Lang};
 
-/// The keyword files that shape or constrain data.
-pub const KEYWORDS: &[&str] = &[
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-    "enum",
-    "const",
-    "pattern",
-    "minLength",
-    "maxLength",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "items",
-    "prefixItems",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "contains",
-    "minProperties",
-    "maxProperties",
-    "dependentRequired",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if-then-else",
-    "ref",
-    "defs",
-    "anchor",
-    "default",
-    "format",
+/// The drafts, in report order, with the `$schema` a group's schema gets when it has none.
+pub const DRAFTS: &[(&str, &str)] = &[
+    ("draft2020-12", "https://json-schema.org/draft/2020-12/schema"),
+    ("draft2019-09", "https://json-schema.org/draft/2019-09/schema"),
+    ("draft7", "http://json-schema.org/draft-07/schema#"),
+    ("draft6", "http://json-schema.org/draft-06/schema#"),
+    ("draft4", "http://json-schema.org/draft-04/schema#"),
 ];
-
-/// The formats ctxgen asserts: their `optional/format` files count under `format`.
-pub const FORMATS: &[&str] = &[
-    "date-time",
-    "date",
-    "time",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uri",
-    "uri-reference",
-    "uuid",
-    "json-pointer",
-    "regex",
-];
-
-pub const DRAFTS: &[&str] = &["draft2020-12", "draft7"];
 
 pub struct Group {
     pub draft: String,
+    /// The file's name under the draft (`ref`, `optional/bignum`, `optional/format/email`).
     pub keyword: String,
     pub file: String,
     pub description: String,
@@ -91,33 +43,39 @@ pub struct Run {
     pub errors: Vec<String>,
 }
 
+/// Every `.json` file under `dir`, recursively, sorted by path.
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every group of every keyword file (required and `optional/`) of every draft the suite holds.
 fn load_groups(suite: &Path) -> Result<Vec<Group>, String> {
     let mut groups = Vec::new();
-    for draft in DRAFTS {
-        let mut files: Vec<(String, PathBuf)> = KEYWORDS
-            .iter()
-            .map(|k| (k.to_string(), suite.join(draft).join(format!("{k}.json"))))
-            .collect();
-        files.extend(FORMATS.iter().map(|f| {
-            (
-                "format".to_string(),
-                suite
-                    .join(draft)
-                    .join("optional/format")
-                    .join(format!("{f}.json")),
-            )
-        }));
-        for (keyword, path) in files {
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                continue;
-            };
+    for (draft, _) in DRAFTS {
+        let root = suite.join(draft);
+        for path in json_files(&root) {
+            let rel = path.strip_prefix(&root).unwrap_or(&path);
+            let keyword = rel.with_extension("").display().to_string().replace('\\', "/");
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             let doc: Value =
                 serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let file = path
-                .strip_prefix(suite)
-                .unwrap_or(&path)
-                .display()
-                .to_string();
+            let file = format!("{draft}/{}.json", keyword);
             for g in doc.as_array().ok_or("suite file is not an array")? {
                 let cases = g["tests"]
                     .as_array()
@@ -214,7 +172,10 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
         })
         .collect();
     let mut errors = Vec::new();
-    for draft in DRAFTS {
+    for (draft, meta) in DRAFTS {
+        if !groups.iter().any(|g| g.draft == *draft) {
+            continue;
+        }
         let dir = work.join("schemas").join(draft);
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let mut accepted = Vec::new();
@@ -224,10 +185,9 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
             .filter(|(_, g)| g.draft == *draft)
         {
             let mut schema = g.schema.clone();
-            if let (Some(o), true) = (schema.as_object_mut(), *draft == "draft7") {
-                o.entry("$schema").or_insert(Value::String(
-                    "http://json-schema.org/draft-07/schema#".into(),
-                ));
+            if let Some(o) = schema.as_object_mut() {
+                o.entry("$schema")
+                    .or_insert(Value::String(meta.to_string()));
             }
             let file = dir.join(format!("g{i}.json"));
             std::fs::write(&file, serde_json::to_string_pretty(&schema).unwrap())
