@@ -1233,15 +1233,6 @@ def is_json_pointer(s: str) -> bool:
     return _POINTER.match(s) is not None
 
 
-def is_regex(s: str) -> bool:
-    """A pattern Python's ``re`` accepts (close to ECMA-262 for the portable subset)."""
-    try:
-        re.compile(s)
-    except re.error:
-        return False
-    return True
-
-
 # --- bounds on hostile instances (docs/validation.md, "Nesting") ----------------------
 
 #: The deepest instance location (number of JSON Pointer reference tokens) a validator on a
