@@ -229,9 +229,31 @@ fn keys(old: &Ir, new: &Ir) -> (Vec<String>, Vec<String>) {
         ([o], [n]) => Some((o.to_string(), n.to_string())),
         _ => None,
     };
+    // A type's document: its module's file, or, for a type of a document the schemas only
+    // reference (a bundled meta-schema, a file outside the named ones), that document, which
+    // may hold a type at the same pointer as the module's own (the meta-schema's root).
+    let prefix = |ir: &Ir| {
+        ir.types.iter().find_map(|ty| {
+            let rel = &ir.modules[ty.module].rel;
+            ty.origin
+                .file
+                .strip_suffix(rel.as_str())
+                .map(str::to_string)
+        })
+    };
+    let (old_prefix, new_prefix) = (prefix(old), prefix(new));
     let key = |ir: &Ir, t: usize, old_side: bool| {
         let ty = &ir.types[t];
-        let mut rel = ir.modules[ty.module].rel.clone();
+        let module_rel = &ir.modules[ty.module].rel;
+        let root = if old_side { &old_prefix } else { &new_prefix };
+        let doc = root
+            .as_deref()
+            .and_then(|p| ty.origin.file.strip_prefix(p))
+            .unwrap_or(&ty.origin.file);
+        if doc != module_rel {
+            return format!("{doc}#{}", ty.origin.pointer);
+        }
+        let mut rel = module_rel.clone();
         if let Some((o, n)) = &rename {
             if old_side && rel == *o {
                 rel = n.clone();
@@ -248,6 +270,13 @@ fn keys(old: &Ir, new: &Ir) -> (Vec<String>, Vec<String>) {
         (0..old.types.len()).map(|t| key(old, t, true)).collect(),
         (0..new.types.len()).map(|t| key(new, t, false)).collect(),
     )
+}
+
+/// A document's root type: a message. The root of a document the schemas only reference (a
+/// bundled meta-schema) is not one.
+pub(crate) fn is_message(ir: &Ir, t: usize) -> bool {
+    let ty = &ir.types[t];
+    ty.origin.pointer.is_empty() && ty.origin.file.ends_with(ir.modules[ty.module].rel.as_str())
 }
 
 /// The property that carries a message's schema version.
@@ -380,7 +409,7 @@ pub fn diff(old: &Loaded, new: &Loaded, opts: &Options) -> Report {
     let mut unchanged = 0;
     let mut checked = 0;
     for (t, key) in ko.iter().enumerate() {
-        let is_root = old.ir.types[t].origin.pointer.is_empty();
+        let is_root = is_message(&old.ir, t);
         let Some(&u) = new_by_key.get(key.as_str()) else {
             // A removed message breaks both roles; a removed definition is an API change only.
             let outcome = if is_root {
@@ -479,7 +508,7 @@ pub fn diff(old: &Loaded, new: &Loaded, opts: &Options) -> Report {
         if old_by_key.contains_key(key.as_str()) {
             continue;
         }
-        let is_root = new.ir.types[u].origin.pointer.is_empty();
+        let is_root = is_message(&new.ir, u);
         types.push(TypeReport {
             key: key.clone(),
             name: names_new[u].clone(),

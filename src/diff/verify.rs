@@ -75,7 +75,7 @@ pub fn verify(
         let Some(&u) = new_by_key.get(key.as_str()) else {
             continue;
         };
-        let root = old.ir.types[t].origin.pointer.is_empty();
+        let root = super::is_message(&old.ir, t);
         let (on, nn) = (old.ir.types[t].node, new.ir.types[u].node);
         let identical = fingerprint(&old.ir.program, on) == fingerprint(&new.ir.program, nn);
         if identical && !root {
