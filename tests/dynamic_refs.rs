@@ -288,3 +288,49 @@ fn dynamic_scopes_stay_bounded() {
         ir.program.nodes.len()
     );
 }
+
+/// The `children` field of the root struct of `schema.json`.
+fn children(ir: &Ir) -> ctxgen::ir::Ty {
+    let root = ir
+        .types
+        .iter()
+        .find(|t| t.origin.pointer.is_empty() && t.variant_of.is_none())
+        .expect("a root type");
+    let ctxgen::ir::TypeKind::Struct(s) = &root.kind else {
+        panic!("not a struct: {:?}", root.kind)
+    };
+    let field = s.fields.iter().find(|f| f.wire == "children").unwrap();
+    field.ty.clone()
+}
+
+#[test]
+fn a_dynamic_ref_only_one_resource_can_resolve_is_typed_as_its_target() {
+    use ctxgen::ir::Ty;
+    let tree = json!({
+        "$id": "https://example.test/tree",
+        "$dynamicAnchor": "node",
+        "type": "object",
+        "properties": {"children": {"type": "array", "items": {"$dynamicRef": "#node"}}}
+    });
+    let ir_alone = ir(tree.clone(), &[]).unwrap();
+    let ty = children(&ir_alone);
+    assert!(
+        matches!(&ty, Ty::Array(t) if matches!(**t, Ty::Named(_))),
+        "{ty:?}"
+    );
+    // Extended by a resource of its own, the node type depends on the path: any JSON value.
+    let strict = json!({
+        "$id": "https://example.test/strict",
+        "$dynamicAnchor": "node",
+        "$ref": "http://example.test/tree.json",
+        "required": ["children"]
+    });
+    let ir_both = ir(strict, &[("tree.json", tree)]).unwrap();
+    check(
+        &ir_both,
+        &[
+            (json!({"children": [{"children": []}]}), true),
+            (json!({"children": [{}]}), false),
+        ],
+    );
+}

@@ -54,6 +54,28 @@ impl SchemaSet {
             .map(|i| &list[i].1)
     }
 
+    /// Whether a `$dynamicRef` `reference` whose initial target is `initial` leads there in
+    /// every dynamic scope: its fragment is not a plain name, `initial` is not a dynamic anchor
+    /// of that name, or no other resource declares a dynamic anchor of that name.
+    pub fn dynamic_ref_is_static(&self, reference: &str, initial: &Loc) -> bool {
+        let name = match reference.split_once('#') {
+            Some((_, f)) if !f.is_empty() && !f.starts_with('/') => {
+                super::pointer::percent_decode(f)
+            }
+            _ => return true,
+        };
+        if self.dynamic_anchor(&self.resource_of(initial), &name) != Some(initial) {
+            return true;
+        }
+        let declaring = self
+            .dynamic
+            .by_resource
+            .values()
+            .filter(|list| list.iter().any(|(n, _)| *n == name))
+            .count();
+        declaring <= 1
+    }
+
     pub(crate) fn add_dynamic_anchor(&mut self, resource: String, name: String, loc: Loc) {
         self.dynamic.add(resource, name, loc);
     }
