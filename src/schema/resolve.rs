@@ -148,9 +148,12 @@ impl SchemaSet {
             path: file.clone(),
             source,
         })?;
-        let existing = self.docs.iter().position(|d| {
-            d.path.as_deref() == Some(file.as_path()) && mapped.as_ref().is_none_or(|m| *m == d.url)
-        });
+        // A file already read (named by the user, or reached before) is not read again: its
+        // URL stays the one it was read under.
+        let existing = self
+            .docs
+            .iter()
+            .position(|d| d.path.as_deref() == Some(file.as_path()));
         let doc = match existing {
             Some(d) => d,
             None => self.load_file(&file, false, mapped, fallback)?,
