@@ -1,5 +1,9 @@
 //! Compiles schema locations into validation nodes. Every reachable location gets a node id
-//! before its checks are built, so forward and circular `$ref`s need no special case.
+//! before its checks are built, so forward and circular `$ref`s need no special case. A node
+//! is compiled for a location in a dynamic scope ([`scope`]), which `$dynamicRef` and
+//! `$recursiveRef` resolve against.
+
+mod scope;
 
 use std::collections::HashMap;
 
@@ -8,6 +12,7 @@ use serde_json::{Map, Value};
 use super::checks::{Check, Format, JsonType, Node, NodeId, Pattern, PatternId, Program};
 use crate::error::{Diagnostic, Error, Location, Result, Severity};
 use crate::schema::{pointer, Dialect, Loc, SchemaSet};
+use scope::{ScopeId, Scopes, ROOT};
 
 /// Keywords that only annotate, or that ctxgen reads elsewhere: never a diagnostic.
 const KNOWN: &[&str] = &[
@@ -76,16 +81,19 @@ const KNOWN: &[&str] = &[
 
 #[derive(Default)]
 struct State {
-    memo: HashMap<Loc, NodeId>,
+    memo: HashMap<(Loc, ScopeId), NodeId>,
     program: Program,
     patterns: HashMap<String, PatternId>,
-    pending: Vec<(NodeId, Loc)>,
+    pending: Vec<(NodeId, Loc, ScopeId)>,
     diagnostics: Vec<Diagnostic>,
+    scopes: Scopes,
 }
 
 impl State {
-    fn node_for(&mut self, set: &SchemaSet, loc: Loc) -> NodeId {
-        if let Some(id) = self.memo.get(&loc) {
+    /// The node for `loc` reached from a node compiled in `scope`.
+    fn node_for(&mut self, set: &SchemaSet, loc: Loc, scope: ScopeId) -> NodeId {
+        let scope = self.scopes.enter(set, scope, &loc);
+        if let Some(id) = self.memo.get(&(loc.clone(), scope)) {
             return *id;
         }
         let id = self.program.nodes.len();
@@ -93,8 +101,8 @@ impl State {
             origin: set.location(&loc),
             checks: Vec::new(),
         });
-        self.memo.insert(loc.clone(), id);
-        self.pending.push((id, loc));
+        self.memo.insert((loc.clone(), scope), id);
+        self.pending.push((id, loc, scope));
         id
     }
 
@@ -131,43 +139,42 @@ impl<'s> Compiler<'s> {
 
     /// The node for a location, compiled by the next [`Compiler::run`].
     pub fn node(&mut self, loc: Loc) -> NodeId {
-        self.state.node_for(self.set, loc)
+        self.state.node_for(self.set, loc, ROOT)
     }
 
     /// Compiles every pending node, and those they reach.
     pub fn run(&mut self) -> Result<()> {
-        while let Some((id, loc)) = self.state.pending.pop() {
-            let checks = self.compile(&loc)?;
+        while let Some((id, loc, scope)) = self.state.pending.pop() {
+            let checks = self.compile(&loc, scope)?;
             self.state.program.nodes[id].checks = checks;
         }
         Ok(())
     }
 
-    pub fn finish(self) -> (Program, Vec<Diagnostic>, HashMap<Loc, NodeId>) {
-        (self.state.program, self.state.diagnostics, self.state.memo)
+    pub fn finish(self) -> (Program, Vec<Diagnostic>) {
+        (self.state.program, self.state.diagnostics)
     }
 
-    fn compile(&mut self, loc: &Loc) -> Result<Vec<Check>> {
+    fn compile(&mut self, loc: &Loc, scope: ScopeId) -> Result<Vec<Check>> {
         let here = self.set.location(loc);
         let dialect = self.set.docs[loc.doc].dialect;
-        let reference = match self.set.value(loc) {
+        let mut references = Vec::new();
+        match self.set.value(loc) {
             Some(Value::Bool(true)) => return Ok(Vec::new()),
             Some(Value::Bool(false)) => return Ok(vec![Check::False]),
             Some(Value::Object(obj)) => {
-                let dynamic = ["$dynamicRef", "$recursiveRef"]
-                    .into_iter()
-                    .find_map(|k| obj.get(k).map(|v| (k, v)));
-                if let Some((k, _)) = dynamic {
-                    self.state.warn(
-                        here.clone(),
-                        format!("`{k}` is resolved statically, like `$ref`"),
-                    );
-                }
-                let r = obj.get("$ref").or(dynamic.map(|d| d.1));
-                match r {
-                    Some(Value::String(s)) => Some(s.clone()),
-                    Some(_) => return Err(Error::schema(here, "`$ref` must be a string")),
-                    None => None,
+                for k in ["$ref", "$dynamicRef", "$recursiveRef"] {
+                    // 2020-12 replaced `$recursiveRef` by `$dynamicRef`.
+                    if k == "$recursiveRef" && dialect != Dialect::Draft2019 {
+                        continue;
+                    }
+                    match obj.get(k) {
+                        Some(Value::String(s)) => references.push((k, s.clone())),
+                        Some(_) => {
+                            return Err(Error::schema(here, format!("`{k}` must be a string")))
+                        }
+                        None => {}
+                    }
                 }
             }
             Some(_) => {
@@ -179,13 +186,16 @@ impl<'s> Compiler<'s> {
             None => return Err(Error::schema(here, "no schema at this location")),
         };
         let mut checks = Vec::new();
-        if let Some(r) = reference {
-            let target = self.set.resolve(loc, &r)?;
-            let id = self.state.node_for(self.set, target);
+        for (k, r) in &references {
+            let target = match *k {
+                "$ref" => self.set.resolve(loc, r)?,
+                _ => self.state.scopes.target(self.set, scope, loc, k, r)?,
+            };
+            let id = self.state.node_for(self.set, target, scope);
             checks.push(Check::Ref(id));
-            if dialect.ref_overrides_siblings() {
-                return Ok(checks);
-            }
+        }
+        if !references.is_empty() && dialect.ref_overrides_siblings() {
+            return Ok(checks);
         }
         let obj = match self.set.value(loc) {
             Some(Value::Object(o)) => o,
@@ -199,6 +209,7 @@ impl<'s> Compiler<'s> {
             obj,
             dialect,
             checks,
+            scope,
         };
         b.build()?;
         Ok(b.checks)
@@ -213,6 +224,7 @@ struct Builder<'a> {
     obj: &'a Map<String, Value>,
     dialect: Dialect,
     checks: Vec<Check>,
+    scope: ScopeId,
 }
 
 impl Builder<'_> {
@@ -238,6 +250,7 @@ impl Builder<'_> {
                 doc: self.loc.doc,
                 pointer: p,
             },
+            self.scope,
         )
     }
 

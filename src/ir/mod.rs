@@ -119,7 +119,7 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
     let mut type_diags = type_diags;
     drop_unfit_defaults(&mut types, &mut type_diags);
     comp.run()?;
-    let (mut program, mut diagnostics, _) = comp.finish();
+    let (mut program, mut diagnostics) = comp.finish();
     cycles::collapse_ref_cycles(&mut program);
     let mut roots: Vec<usize> = types.iter().map(|t| t.node).collect();
     for t in &types {

@@ -76,7 +76,7 @@ pub fn drop_later_keywords(root: &mut Value, dialect: Dialect) {
 
 /// Calls `edit` on every schema object of a document (with its JSON Pointer), each before the
 /// subschemas it then has: iterative, the subschemas being those `walk::children` visits.
-fn edit_schemas(root: &mut Value, mut edit: impl FnMut(&str, &mut Map<String, Value>)) {
+pub(super) fn edit_schemas(root: &mut Value, mut edit: impl FnMut(&str, &mut Map<String, Value>)) {
     let mut stack = vec![String::new()];
     while let Some(at) = stack.pop() {
         let Some(Value::Object(obj)) = root.pointer_mut(&at) else {

@@ -1,10 +1,13 @@
 //! Loading schema files, indexing their `$id`s and anchors, and resolving `$ref`s across files.
 
 pub mod dialect;
+pub mod dynamic;
 mod json;
 pub mod keywords;
 mod meta;
 pub mod pointer;
+mod resolve;
+mod vocab;
 mod walk;
 
 use std::collections::{BTreeMap, HashMap};
@@ -42,6 +45,8 @@ pub struct Document {
     pub dialect: Dialect,
     /// Named by the user (types are emitted for it) rather than only reached by a `$ref`.
     pub named: bool,
+    /// The file it was read from, if any (its `url` is the URL `--map-url` gave it, when one did).
+    pub path: Option<PathBuf>,
 }
 
 /// A schema given as text, for example one bundled into the binary.
@@ -59,6 +64,8 @@ pub struct SchemaSet {
     display_root: String,
     resources: HashMap<String, Loc>,
     anchors: HashMap<String, Loc>,
+    /// `$dynamicAnchor`s (and 2019-09 `$recursiveAnchor: true`, named ``) per schema resource.
+    dynamic: dynamic::DynamicAnchors,
     url_map: BTreeMap<String, PathBuf>,
     /// Every file read from disk, for `cargo:rerun-if-changed`.
     pub files_read: Vec<PathBuf>,
@@ -72,6 +79,7 @@ impl SchemaSet {
             display_root,
             resources: HashMap::new(),
             anchors: HashMap::new(),
+            dynamic: dynamic::DynamicAnchors::default(),
             url_map: BTreeMap::new(),
             files_read: Vec::new(),
         }
@@ -117,7 +125,8 @@ impl SchemaSet {
         let mut set = SchemaSet::empty(Some(root.clone()), display_dir(dir));
         set.url_map = url_map.clone();
         for file in files {
-            set.load_file(&file, true).map_err(|e| set.spell_error(e))?;
+            set.load_file(&file, true, None, Dialect::Draft2020)
+                .map_err(|e| set.spell_error(e))?;
         }
         Ok(set)
     }
@@ -159,7 +168,8 @@ impl SchemaSet {
         let mut set = SchemaSet::empty(Some(root), shown);
         set.url_map = url_map.clone();
         for file in &abs {
-            set.load_file(file, true).map_err(|e| set.spell_error(e))?;
+            set.load_file(file, true, None, Dialect::Draft2020)
+                .map_err(|e| set.spell_error(e))?;
         }
         Ok(set)
     }
@@ -192,14 +202,22 @@ impl SchemaSet {
             let url = base
                 .join(&src.rel)
                 .map_err(|e| Error::Usage(format!("{}: {e}", src.rel)))?;
-            set.add_document(src.rel.clone(), url, &src.text, true)?;
+            set.add_document(src.rel.clone(), url, &src.text, true, Dialect::Draft2020)?;
         }
         Ok(set)
     }
 
     /// Reads one file, which must be below the schema root once symbolic links are resolved (or
-    /// be a file `--map-url` names).
-    fn load_file(&mut self, path: &Path, named: bool) -> Result<DocId> {
+    /// be a file `--map-url` names). `mapped` is the URL a `$ref` reached it by through
+    /// `--map-url`: its retrieval URI, against which its relative references resolve. A file
+    /// without `$schema` is read in the draft `fallback` (that of the document referring to it).
+    fn load_file(
+        &mut self,
+        path: &Path,
+        named: bool,
+        mapped: Option<Url>,
+        fallback: Dialect,
+    ) -> Result<DocId> {
         let abs = path.canonicalize().map_err(|source| Error::Io {
             path: path.to_path_buf(),
             source,
@@ -245,10 +263,22 @@ impl SchemaSet {
             column: 1,
             message: format!("not UTF-8 ({e})"),
         })?;
-        let url = Url::from_file_path(abs)
-            .map_err(|()| Error::Usage(format!("bad path {}", abs.display())))?;
+        let mapped = mapped.or_else(|| {
+            let root = self.root_dir.as_ref()?;
+            if abs.starts_with(root) {
+                return None;
+            }
+            Url::parse(&self.mapped_url(abs)?).ok()
+        });
+        let url = match mapped {
+            Some(url) => url,
+            None => Url::from_file_path(abs)
+                .map_err(|()| Error::Usage(format!("bad path {}", abs.display())))?,
+        };
         self.files_read.push(abs.to_path_buf());
-        self.add_document_shown(rel, display, url, &text, named)
+        let id = self.add_document_shown(rel, display, url, &text, named, fallback)?;
+        self.docs[id].path = Some(abs.to_path_buf());
+        Ok(id)
     }
 
     /// The URL `--map-url` maps to this (canonical) file, if any.
@@ -259,9 +289,16 @@ impl SchemaSet {
             .map(|(url, _)| url.clone())
     }
 
-    fn add_document(&mut self, rel: String, url: Url, text: &str, named: bool) -> Result<DocId> {
+    fn add_document(
+        &mut self,
+        rel: String,
+        url: Url,
+        text: &str,
+        named: bool,
+        fallback: Dialect,
+    ) -> Result<DocId> {
         let display = format!("{}{rel}", self.display_root);
-        self.add_document_shown(rel, display, url, text, named)
+        self.add_document_shown(rel, display, url, text, named, fallback)
     }
 
     fn add_document_shown(
@@ -271,6 +308,7 @@ impl SchemaSet {
         url: Url,
         text: &str,
         named: bool,
+        fallback: Dialect,
     ) -> Result<DocId> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let root: Value = json::parse(text).map_err(|e| Error::Json {
@@ -285,8 +323,13 @@ impl SchemaSet {
                 "a schema must be an object or a boolean",
             ));
         }
-        let dialect = Dialect::of(&root);
+        let vocabularies = vocab::of_document(self, &root, &display)?;
+        let dialect = match root.get("$schema") {
+            Some(_) => vocabularies.dialect.unwrap_or_else(|| Dialect::of(&root)),
+            None => fallback,
+        };
         let mut root = root;
+        vocab::drop_disabled(&mut root, &vocabularies);
         dialect::drop_later_keywords(&mut root, dialect);
         dialect::drop_ref_siblings(&mut root, dialect);
         let id = self.docs.len();
@@ -297,6 +340,7 @@ impl SchemaSet {
             root,
             dialect,
             named,
+            path: None,
         });
         self.resources.entry(without_fragment(&url)).or_insert(Loc {
             doc: id,
@@ -320,6 +364,7 @@ impl SchemaSet {
             root,
             dialect: Dialect::Draft2020,
             named: false,
+            path: None,
         });
         id
     }
@@ -368,177 +413,6 @@ impl SchemaSet {
             apply(&mut base, cur);
         }
         base
-    }
-
-    /// Resolves `reference` found at `from` to the location it names.
-    pub fn resolve(&mut self, from: &Loc, reference: &str) -> Result<Loc> {
-        let here = self.location(from);
-        let base = self.base_at(from);
-        let target = join(&base, reference).ok_or_else(|| {
-            Error::schema(
-                here.clone(),
-                format!("$ref `{reference}` is not a valid URI reference"),
-            )
-        })?;
-        let fragment = target
-            .fragment()
-            .map(pointer::percent_decode)
-            .unwrap_or_default();
-        let doc_uri = without_fragment(&target);
-        let resource = match self.resources.get(&doc_uri) {
-            Some(r) => r.clone(),
-            None => self.load_for_ref(&here, reference, &target)?,
-        };
-        if fragment.is_empty() {
-            return Ok(resource);
-        }
-        if fragment.starts_with('/') {
-            let loc = Loc {
-                doc: resource.doc,
-                pointer: format!("{}{fragment}", resource.pointer),
-            };
-            if self.value(&loc).is_none() {
-                return Err(Error::schema(
-                    here,
-                    format!(
-                        "$ref `{reference}` points at {}#{}, which does not exist",
-                        self.docs[loc.doc].display, loc.pointer
-                    ),
-                ));
-            }
-            return Ok(loc);
-        }
-        self.anchors
-            .get(&format!("{doc_uri}#{fragment}"))
-            .cloned()
-            .ok_or_else(|| {
-                Error::schema(
-                    here,
-                    format!("$ref `{reference}`: no anchor `{fragment}` in {doc_uri}"),
-                )
-            })
-    }
-
-    /// Finds the document a `$ref` names when it is not loaded yet: a file below the schema root,
-    /// a URL mapped to a file, or a file in the root named like the URL's last segment.
-    fn load_for_ref(&mut self, here: &Location, reference: &str, target: &Url) -> Result<Loc> {
-        let doc_uri = without_fragment(target);
-        let candidate = match target.scheme() {
-            "file" => {
-                let path = target.to_file_path().ok();
-                let root = self.root_dir.clone();
-                match (path, root) {
-                    (Some(path), Some(root)) => {
-                        let normal = normalize(&path);
-                        if !normal.starts_with(&root) {
-                            return Err(Error::schema(
-                                here.clone(),
-                                format!(
-                                    "$ref `{reference}` climbs out of the schema root {}",
-                                    root.display()
-                                ),
-                            ));
-                        }
-                        Some(normal)
-                    }
-                    _ => None,
-                }
-            }
-            "http" | "https" => self
-                .url_map
-                .get(&doc_uri)
-                .cloned()
-                .or_else(|| {
-                    let name = target.path_segments()?.next_back()?.to_string();
-                    let root = self.root_dir.as_ref()?;
-                    let file = root.join(if name.ends_with(".json") {
-                        name
-                    } else {
-                        format!("{name}.json")
-                    });
-                    file.is_file().then_some(file)
-                })
-                .or_else(|| self.find_by_id(&doc_uri)),
-            _ => None,
-        };
-        if candidate.as_ref().is_none_or(|f| !f.is_file()) {
-            if let Some(text) = meta::find(&doc_uri) {
-                let url =
-                    Url::parse(&doc_uri).map_err(|e| Error::Usage(format!("{doc_uri}: {e}")))?;
-                let rel = format!("<meta-schema {}>", url.path().trim_start_matches('/'));
-                let doc = self.add_document(rel, url, text, false)?;
-                let loc = Loc {
-                    doc,
-                    pointer: String::new(),
-                };
-                self.resources.insert(doc_uri, loc.clone());
-                return Ok(loc);
-            }
-        }
-        let Some(file) = candidate.filter(|f| f.is_file()) else {
-            let why = if target.scheme().starts_with("http") {
-                "is remote and no file under the schema root has that $id (map the URL to a local file with --map-url URL=FILE)"
-            } else {
-                "names a document that is not loaded and not found"
-            };
-            return Err(Error::schema(
-                here.clone(),
-                format!("$ref `{reference}` ({doc_uri}) {why}"),
-            ));
-        };
-        let file = file.canonicalize().map_err(|source| Error::Io {
-            path: file.clone(),
-            source,
-        })?;
-        let existing = self
-            .docs
-            .iter()
-            .position(|d| d.url.to_file_path().ok().as_deref() == Some(file.as_path()));
-        let doc = match existing {
-            Some(d) => d,
-            None => self.load_file(&file, false)?,
-        };
-        let loc = Loc {
-            doc,
-            pointer: String::new(),
-        };
-        self.resources.insert(doc_uri, loc.clone());
-        Ok(loc)
-    }
-
-    /// A JSON file below the schema root whose root `$id` (`id` in draft-04) is `uri`: the
-    /// local copy of a remote document. Files are searched in sorted order; only a file whose
-    /// text contains the URI is parsed.
-    fn find_by_id(&self, uri: &str) -> Option<PathBuf> {
-        let root = self.root_dir.as_ref()?;
-        let mut files = Vec::new();
-        collect_json_files(root, &mut files).ok()?;
-        files.sort();
-        let needle = uri.trim_end_matches('#');
-        files.into_iter().find(|f| {
-            std::fs::read_to_string(f).is_ok_and(|text| text.contains(needle))
-                && self.file_has_id(f, uri)
-        })
-    }
-
-    /// Whether a file's root declares `uri` as its `$id`.
-    fn file_has_id(&self, file: &Path, uri: &str) -> bool {
-        let Ok(text) = std::fs::read_to_string(file) else {
-            return false;
-        };
-        let Ok(root) = json::parse(text.strip_prefix('\u{feff}').unwrap_or(&text)) else {
-            return false;
-        };
-        let id = dialect::id_of(&root, Dialect::of(&root)).and_then(|id| Url::parse(id).ok());
-        id.is_some_and(|id| without_fragment(&id) == uri)
-    }
-
-    pub(crate) fn add_resource(&mut self, uri: String, loc: Loc) {
-        self.resources.entry(uri).or_insert(loc);
-    }
-
-    pub(crate) fn add_anchor(&mut self, key: String, loc: Loc) {
-        self.anchors.entry(key).or_insert(loc);
     }
 }
 

@@ -2,7 +2,8 @@
 
 use serde_json::Value;
 
-use super::{dialect, join, pointer, without_fragment, DocId, Loc, SchemaSet};
+use super::dynamic::RECURSIVE;
+use super::{dialect, join, pointer, without_fragment, Dialect, DocId, Loc, SchemaSet};
 use crate::error::Result;
 
 /// Keywords whose value is one subschema.
@@ -63,8 +64,11 @@ pub(super) fn index(set: &mut SchemaSet, doc: DocId) -> Result<()> {
     let d = &set.docs[doc];
     let mut found: Vec<(String, String)> = Vec::new(); // (key, pointer) pairs: resources and anchors
     let mut anchors: Vec<(String, String)> = Vec::new();
+    // (resource, name, pointer) of every dynamic anchor (`super::dynamic`).
+    let mut dynamic: Vec<(String, String, String)> = Vec::new();
     let mut stack: Vec<(&Value, String, url::Url)> = vec![(&d.root, String::new(), d.url.clone())];
     while let Some((schema, at, mut base)) = stack.pop() {
+        let mut resource_root = at.is_empty();
         if let Some(id) = dialect::id_of(schema, d.dialect) {
             if let Some(u) = join(&base, id) {
                 if let Some(frag) = u
@@ -75,8 +79,20 @@ pub(super) fn index(set: &mut SchemaSet, doc: DocId) -> Result<()> {
                 } else {
                     base = u;
                     found.push((without_fragment(&base), at.clone()));
+                    resource_root = true;
                 }
             }
+        }
+        if d.dialect == Dialect::Draft2020 {
+            if let Some(name) = schema.get("$dynamicAnchor").and_then(Value::as_str) {
+                dynamic.push((without_fragment(&base), name.to_string(), at.clone()));
+            }
+        }
+        if d.dialect == Dialect::Draft2019
+            && resource_root
+            && schema.get("$recursiveAnchor") == Some(&Value::Bool(true))
+        {
+            dynamic.push((without_fragment(&base), RECURSIVE.to_string(), at.clone()));
         }
         for key in ["$anchor", "$dynamicAnchor"] {
             if let Some(name) = schema.get(key).and_then(Value::as_str) {
@@ -92,6 +108,9 @@ pub(super) fn index(set: &mut SchemaSet, doc: DocId) -> Result<()> {
     }
     for (key, p) in anchors {
         set.add_anchor(key, Loc { doc, pointer: p });
+    }
+    for (resource, name, p) in dynamic {
+        set.add_dynamic_anchor(resource, name, Loc { doc, pointer: p });
     }
     Ok(())
 }

@@ -108,6 +108,16 @@ impl TypeBuilder<'_, '_> {
         Ok(match pre {
             Pre::Done(s) => Local::Done(s),
             Pre::Ref(r) => Local::Done(Shape::Ref(self.comp.set_mut().resolve(loc, &r)?)),
+            // A `$dynamicRef` is typed as its target only where every dynamic scope gives the
+            // same one (`SchemaSet::dynamic_ref_is_static`); elsewhere as any JSON value.
+            Pre::DynamicRef(r) => {
+                let target = self.comp.set_mut().resolve(loc, &r)?;
+                Local::Done(if self.comp.set().dynamic_ref_is_static(&r, &target) {
+                    Shape::Ref(target)
+                } else {
+                    Shape::Any
+                })
+            }
             Pre::AllOf(n) => Local::AllOf(n),
         })
     }
@@ -282,27 +292,35 @@ fn multi_type(types: &[&str], null: bool, structured: bool, integer: Ty) -> Shap
 enum Pre {
     Done(Shape),
     Ref(String),
+    DynamicRef(String),
     AllOf(usize),
 }
 
 fn pre_shape(obj: &Map<String, Value>, loc: &Loc) -> Pre {
     {
-        let only_ref = obj.contains_key("$ref")
-            && ![
-                "type",
-                "properties",
-                "items",
-                "enum",
-                "const",
-                "oneOf",
-                "anyOf",
-                "allOf",
-                "additionalProperties",
-            ]
-            .iter()
-            .any(|k| obj.contains_key(*k));
-        if only_ref {
+        let alone = |key: &str| {
+            obj.contains_key(key)
+                && ![
+                    "type",
+                    "properties",
+                    "items",
+                    "enum",
+                    "const",
+                    "oneOf",
+                    "anyOf",
+                    "allOf",
+                    "additionalProperties",
+                ]
+                .iter()
+                .any(|k| obj.contains_key(*k))
+        };
+        if alone("$ref") {
             return Pre::Ref(obj["$ref"].as_str().unwrap_or_default().to_string());
+        }
+        if let Some(r) = obj.get("$dynamicRef").and_then(Value::as_str) {
+            if alone("$dynamicRef") && !obj.contains_key("$ref") {
+                return Pre::DynamicRef(r.to_string());
+            }
         }
         if let Some(values) = obj.get("enum").and_then(Value::as_array) {
             let nullable = values.iter().any(Value::is_null);
