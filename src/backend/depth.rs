@@ -146,6 +146,7 @@ mod tests {
                 })
                 .collect(),
             patterns: Vec::new(),
+            dynamic: vec![],
         }
     }
 

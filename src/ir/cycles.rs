@@ -209,6 +209,7 @@ mod tests {
                 node(vec![Check::Items { from: 0, node: 3 }]),
             ],
             patterns: vec![],
+            dynamic: vec![],
         };
         collapse_ref_cycles(&mut p);
         assert_eq!(
@@ -230,6 +231,7 @@ mod tests {
         let p = Program {
             nodes: vec![node(vec![Check::AnyOf(vec![1])]), node(vec![Check::Ref(0)])],
             patterns: vec![],
+            dynamic: vec![],
         };
         assert!(check_descent(&p).is_err());
     }

@@ -197,6 +197,7 @@ mod tests {
                 node(vec![]),
             ],
             patterns: vec![],
+            dynamic: vec![],
         };
         let map = optimize(&mut p, &[0]);
         assert_eq!(p.nodes.len(), 3, "{:?}", p.nodes);
@@ -230,6 +231,7 @@ mod tests {
         let mut p = Program {
             nodes,
             patterns: vec![],
+            dynamic: vec![],
         };
         let map = optimize(&mut p, &[0]);
         assert_eq!(p.nodes.len(), 1 + len);
@@ -243,6 +245,7 @@ mod tests {
         let mut p = Program {
             nodes: vec![node(vec![Check::Items { from: 0, node: 0 }])],
             patterns: vec![],
+            dynamic: vec![],
         };
         let map = optimize(&mut p, &[0]);
         assert_eq!(p.nodes.len(), 1);

@@ -350,6 +350,32 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
                         tail(vec![v(), p(n(cond)), p(opt(then)), p(opt(otherwise))]),
                     )
                 }
+                Check::UnevaluatedProperties { ann, node }
+                | Check::UnevaluatedItems { ann, node, .. } => {
+                    let cid = format!("{id}_{k}");
+                    constants.push(make_static(
+                        cid.clone(),
+                        vec![raw_literal(&ann.to_json().to_string())],
+                        "C",
+                        "json",
+                    ));
+                    let func = if matches!(check, Check::UnevaluatedItems { .. }) {
+                        "rt::unevaluated_items"
+                    } else {
+                        "rt::unevaluated_properties"
+                    };
+                    let sub = node.map_or("None".to_string(), |x| format!("Some(n{x})"));
+                    call(
+                        func,
+                        tail(vec![
+                            v(),
+                            p(format!("&C{cid}")),
+                            Arg::List(ann.nodes.iter().map(n).collect()),
+                            Arg::List(ann.patterns.iter().map(|pid| format!("&P{pid}")).collect()),
+                            p(sub),
+                        ]),
+                    )
+                }
             };
             calls.push(c);
         }
