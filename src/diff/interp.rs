@@ -383,9 +383,8 @@ impl<'a> Interp<'a> {
             contains: Vec::new(),
         };
         let mut valid: Vec<Option<bool>> = vec![None; ann.nodes.len()];
-        let mut is_valid = |k: usize| {
-            *valid[k].get_or_insert_with(|| self.quick(ann.nodes[k], v, d))
-        };
+        let mut is_valid =
+            |k: usize| *valid[k].get_or_insert_with(|| self.quick(ann.nodes[k], v, d));
         let mut visited = vec![false; ann.entries.len()];
         let mut stack = vec![0];
         while let Some(e) = stack.pop() {
@@ -397,9 +396,11 @@ impl<'a> Interp<'a> {
                 return None;
             }
             seen.names.extend(entry.names.iter().map(String::as_str));
-            seen.patterns.extend(entry.patterns.iter().map(|p| ann.patterns[*p]));
+            seen.patterns
+                .extend(entry.patterns.iter().map(|p| ann.patterns[*p]));
             seen.prefix = seen.prefix.max(entry.prefix);
-            seen.contains.extend(entry.contains.iter().map(|n| ann.nodes[*n]));
+            seen.contains
+                .extend(entry.contains.iter().map(|n| ann.nodes[*n]));
             for g in entry.edges.iter().rev() {
                 let has = g.has.iter().all(|h| v.get(h).is_some());
                 if has

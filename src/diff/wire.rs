@@ -180,7 +180,9 @@ impl<'a> Side<'a> {
 
     /// `false`, or the signature of an unevaluated check's subschema.
     fn describe(&self, node: Option<NodeId>) -> String {
-        node.map_or("false".into(), |n| format!("schema ({})", self.signature(n)))
+        node.map_or("false".into(), |n| {
+            format!("schema ({})", self.signature(n))
+        })
     }
 
     /// A short description of a condition (`kind = "a"`), to match conditionals across versions.

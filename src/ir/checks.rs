@@ -228,7 +228,8 @@ impl Check {
                 v.extend(otherwise.iter().copied());
                 v
             }
-            Check::UnevaluatedProperties { ann, node } | Check::UnevaluatedItems { ann, node, .. } => {
+            Check::UnevaluatedProperties { ann, node }
+            | Check::UnevaluatedItems { ann, node, .. } => {
                 let mut v = ann.nodes.clone();
                 v.extend(node.iter().copied());
                 v
@@ -259,7 +260,8 @@ impl Check {
                 v.extend(otherwise.iter_mut());
                 v
             }
-            Check::UnevaluatedProperties { ann, node } | Check::UnevaluatedItems { ann, node, .. } => {
+            Check::UnevaluatedProperties { ann, node }
+            | Check::UnevaluatedItems { ann, node, .. } => {
                 let mut v: Vec<&mut NodeId> = ann.nodes.iter_mut().collect();
                 v.extend(node.iter_mut());
                 v

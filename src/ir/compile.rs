@@ -263,9 +263,7 @@ impl Builder<'_> {
                 None => continue,
                 Some(Value::Bool(false)) => None,
                 Some(v) if v.is_object() || v.is_boolean() => Some(self.child(&[keyword])),
-                Some(_) => {
-                    return Err(self.err(keyword, format!("`{keyword}` must be a schema")))
-                }
+                Some(_) => return Err(self.err(keyword, format!("`{keyword}` must be a schema"))),
             };
             let ann = Default::default();
             self.checks.push(if keyword == "unevaluatedItems" {

@@ -15,9 +15,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-pub use checks::{
-    Annotations, Check, Format, JsonType, Node, NodeId, Pattern, PatternId, Program,
-};
+pub use checks::{Annotations, Check, Format, JsonType, Node, NodeId, Pattern, PatternId, Program};
 pub use model::{
     Field, Ir, JsonKind, Module, Struct, Ty, TypeDef, TypeId, TypeKind, Union, Variant,
 };

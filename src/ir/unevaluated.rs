@@ -142,8 +142,8 @@ pub fn annotate(program: &mut Program) {
         }
     }
     for (id, k, ann) in tables {
-        if let Check::UnevaluatedProperties { ann: a, .. } | Check::UnevaluatedItems { ann: a, .. } =
-            &mut program.nodes[id].checks[k]
+        if let Check::UnevaluatedProperties { ann: a, .. }
+        | Check::UnevaluatedItems { ann: a, .. } = &mut program.nodes[id].checks[k]
         {
             *a = ann;
         }
@@ -152,7 +152,8 @@ pub fn annotate(program: &mut Program) {
     let accepts_all = |n: &Option<NodeId>| n.is_some_and(|n| trivial[n]);
     for node in &mut program.nodes {
         node.checks.retain(|c| match c {
-            Check::UnevaluatedProperties { ann, node } | Check::UnevaluatedItems { ann, node, .. } => {
+            Check::UnevaluatedProperties { ann, node }
+            | Check::UnevaluatedItems { ann, node, .. } => {
                 !ann.entries[0].all && !accepts_all(node)
             }
             Check::Items { node, .. } | Check::AdditionalProperties { node, .. } => !trivial[*node],
@@ -287,7 +288,11 @@ fn table(program: &Program, root: NodeId, kind: Kind, dynamic: &[bool]) -> Annot
 /// Drops the edges to entries from which nothing is evaluated, and an `all` entry's edges.
 fn prune(entries: &mut [Entry]) {
     let own = |e: &Entry| {
-        e.all || !e.names.is_empty() || !e.patterns.is_empty() || e.prefix > 0 || !e.contains.is_empty()
+        e.all
+            || !e.names.is_empty()
+            || !e.patterns.is_empty()
+            || e.prefix > 0
+            || !e.contains.is_empty()
     };
     let mut useful: Vec<bool> = entries.iter().map(own).collect();
     loop {

@@ -633,7 +633,10 @@ impl<'c> Builder<'c> {
                     }
                 };
                 let sub = node.map(|n| self.target(n));
-                let carries = targets.iter().chain(sub.iter()).any(|t| self.plan.carries(*t));
+                let carries = targets
+                    .iter()
+                    .chain(sub.iter())
+                    .any(|t| self.plan.carries(*t));
                 let sub = sub.map_or("null".to_string(), |t| format!("n{t}"));
                 let depth = if carries { ", d" } else { "" };
                 let call = format!("!{func}(v, at, r, {table}, {nodes}, {patterns}, {sub}{depth})");
