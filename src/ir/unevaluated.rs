@@ -206,7 +206,14 @@ fn table(program: &Program, root: NodeId, kind: Kind, dynamic: &[bool]) -> Annot
             all: dynamic[id],
             ..Entry::default()
         };
-        let mut targets: Vec<(NodeId, Vec<NodeId>, Vec<NodeId>, Vec<String>)> = Vec::new();
+        // (target node, guards as node ids): interned once the walk is done with the checks.
+        let mut targets: Vec<(NodeId, Edge)> = Vec::new();
+        let guard = |valid: Vec<NodeId>, invalid: Vec<NodeId>, has: Vec<String>| Edge {
+            to: 0,
+            valid,
+            invalid,
+            has,
+        };
         for c in &program.nodes[id].checks {
             match (c, kind) {
                 (Check::Properties(ps), Kind::Properties) => {
@@ -229,9 +236,9 @@ fn table(program: &Program, root: NodeId, kind: Kind, dynamic: &[bool]) -> Annot
                     let n = int.node(*node);
                     e.contains.push(n);
                 }
-                (Check::Ref(t), _) => targets.push((*t, vec![*t], vec![], vec![])),
+                (Check::Ref(t), _) => targets.push((*t, guard(vec![*t], vec![], vec![]))),
                 (Check::AnyOf(ns), _) | (Check::OneOf(ns), _) => {
-                    targets.extend(ns.iter().map(|n| (*n, vec![*n], vec![], vec![])))
+                    targets.extend(ns.iter().map(|n| (*n, guard(vec![*n], vec![], vec![]))))
                 }
                 (
                     Check::IfThenElse {
@@ -241,23 +248,23 @@ fn table(program: &Program, root: NodeId, kind: Kind, dynamic: &[bool]) -> Annot
                     },
                     _,
                 ) => {
-                    targets.push((*cond, vec![*cond], vec![], vec![]));
+                    targets.push((*cond, guard(vec![*cond], vec![], vec![])));
                     if let Some(t) = then {
-                        targets.push((*t, vec![*cond, *t], vec![], vec![]));
+                        targets.push((*t, guard(vec![*cond, *t], vec![], vec![])));
                     }
                     if let Some(o) = otherwise {
-                        targets.push((*o, vec![*o], vec![*cond], vec![]));
+                        targets.push((*o, guard(vec![*o], vec![*cond], vec![])));
                     }
                 }
                 (Check::DependentSchemas(deps), _) => {
                     for (name, n) in deps {
-                        targets.push((*n, vec![*n], vec![], vec![name.clone()]));
+                        targets.push((*n, guard(vec![*n], vec![], vec![name.clone()])));
                     }
                 }
                 _ => {}
             }
         }
-        for (to, valid, invalid, has) in targets {
+        for (to, g) in targets {
             if to == id || program.nodes[to].checks.is_empty() {
                 continue;
             }
@@ -267,9 +274,9 @@ fn table(program: &Program, root: NodeId, kind: Kind, dynamic: &[bool]) -> Annot
             });
             e.edges.push(Edge {
                 to: next,
-                valid: valid.iter().map(|n| int.node(*n)).collect(),
-                invalid: invalid.iter().map(|n| int.node(*n)).collect(),
-                has,
+                valid: g.valid.iter().map(|n| int.node(*n)).collect(),
+                invalid: g.invalid.iter().map(|n| int.node(*n)).collect(),
+                has: g.has,
             });
         }
         entries.push(e);
