@@ -201,7 +201,10 @@ impl<'a> Gen<'a> {
                 Check::MaxProperties(n) => c.max_props = Some(*n),
                 Check::PropertyNames(_) => c.object_hint = true,
                 Check::DependentRequired(d) => c.dependent.extend(d.iter()),
-                Check::DependentSchemas(_) | Check::Not(_) => {}
+                Check::DependentSchemas(_)
+                | Check::Not(_)
+                | Check::UnevaluatedProperties { .. }
+                | Check::UnevaluatedItems { .. } => {}
                 Check::Ref(n) => self.collect(*n, c, budget),
                 Check::AnyOf(ns) | Check::OneOf(ns) => {
                     if !ns.is_empty() {

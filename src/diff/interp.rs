@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::ir::{Check, JsonType, NodeId, Program};
+use crate::ir::{Annotations, Check, JsonType, NodeId, Program};
 
 /// The format checks of the generated Rust runtime, compiled from its template.
 #[rustfmt::skip]
@@ -320,12 +320,111 @@ impl<'a> Interp<'a> {
                 };
                 branch.is_none_or(|n| self.node(n, v, at, run))
             }
+            Check::UnevaluatedProperties { ann, node } => {
+                let Some(o) = v.as_object() else { return true };
+                let Some(seen) = self.evaluated(ann, v, d) else {
+                    return true;
+                };
+                let mut ok = true;
+                for (name, x) in o {
+                    let pats = seen.patterns.iter().any(|p| self.matches(*p, name));
+                    if seen.names.contains(&name.as_str()) || pats {
+                        continue;
+                    }
+                    ok &= match node {
+                        Some(n) => self.child(*n, x, at, name, run),
+                        None => self.fail_at(run, at, name, "unevaluatedProperties"),
+                    };
+                    if !ok && run.out.is_none() {
+                        return false;
+                    }
+                }
+                ok
+            }
+            Check::UnevaluatedItems { ann, node, .. } => {
+                let Some(a) = v.as_array() else { return true };
+                let Some(seen) = self.evaluated(ann, v, d) else {
+                    return true;
+                };
+                let mut ok = true;
+                for (i, x) in a.iter().enumerate().skip(seen.prefix) {
+                    if seen.contains.iter().any(|n| self.quick(*n, x, d + 1)) {
+                        continue;
+                    }
+                    ok &= match node {
+                        Some(n) => self.child(*n, x, at, &i.to_string(), run),
+                        None => self.fail_at(run, at, &i.to_string(), "unevaluatedItems"),
+                    };
+                    if !ok && run.out.is_none() {
+                        return false;
+                    }
+                }
+                ok
+            }
         }
+    }
+
+    fn fail_at(&self, run: &mut Run<'_>, at: &mut String, seg: &str, kw: &'static str) -> bool {
+        let len = at.len();
+        at.push('/');
+        at.push_str(&seg.replace('~', "~0").replace('/', "~1"));
+        fail(run, at, kw);
+        at.truncate(len);
+        false
+    }
+
+    /// What the table of an unevaluated check marks evaluated on `v` (`None`: everything): the
+    /// walk of `docs/validation.md`, "Unevaluated properties and items".
+    fn evaluated<'t>(&self, ann: &'t Annotations, v: &Value, d: usize) -> Option<Seen<'t>> {
+        let mut seen = Seen {
+            names: Vec::new(),
+            patterns: Vec::new(),
+            prefix: 0,
+            contains: Vec::new(),
+        };
+        let mut valid: Vec<Option<bool>> = vec![None; ann.nodes.len()];
+        let mut is_valid =
+            |k: usize| *valid[k].get_or_insert_with(|| self.quick(ann.nodes[k], v, d));
+        let mut visited = vec![false; ann.entries.len()];
+        let mut stack = vec![0];
+        while let Some(e) = stack.pop() {
+            if std::mem::replace(&mut visited[e], true) {
+                continue;
+            }
+            let entry = &ann.entries[e];
+            if entry.all {
+                return None;
+            }
+            seen.names.extend(entry.names.iter().map(String::as_str));
+            seen.patterns
+                .extend(entry.patterns.iter().map(|p| ann.patterns[*p]));
+            seen.prefix = seen.prefix.max(entry.prefix);
+            seen.contains
+                .extend(entry.contains.iter().map(|n| ann.nodes[*n]));
+            for g in entry.edges.iter().rev() {
+                let has = g.has.iter().all(|h| v.get(h).is_some());
+                if has
+                    && g.valid.iter().all(|k| is_valid(*k))
+                    && g.invalid.iter().all(|k| !is_valid(*k))
+                {
+                    stack.push(g.to);
+                }
+            }
+        }
+        Some(seen)
     }
 
     fn is_additional(&self, name: &str, known: &[String], patterns: &[usize]) -> bool {
         !known.iter().any(|k| k == name) && !patterns.iter().any(|p| self.matches(*p, name))
     }
+}
+
+/// The properties and items an unevaluated check's table marks evaluated.
+struct Seen<'t> {
+    names: Vec<&'t str>,
+    patterns: Vec<usize>,
+    prefix: usize,
+    contains: Vec<NodeId>,
 }
 
 fn fail(run: &mut Run<'_>, at: &str, keyword: &'static str) -> bool {

@@ -153,6 +153,12 @@ impl<'a> Side<'a> {
                     d.iter().map(|x| &x.0).collect::<Vec<_>>()
                 )),
                 Check::Not(_) => f.other.push("not".into()),
+                Check::UnevaluatedProperties { node, .. } => f
+                    .other
+                    .push(format!("unevaluatedProperties {}", self.describe(*node))),
+                Check::UnevaluatedItems { node, .. } => f
+                    .other
+                    .push(format!("unevaluatedItems {}", self.describe(*node))),
                 Check::Ref(target) => match self.named.get(target) {
                     Some(key) if *target != start => {
                         f.refs.insert(key.clone());
@@ -170,6 +176,13 @@ impl<'a> Side<'a> {
                     .push((self.signature(*cond), *then, *otherwise)),
             }
         }
+    }
+
+    /// `false`, or the signature of an unevaluated check's subschema.
+    fn describe(&self, node: Option<NodeId>) -> String {
+        node.map_or("false".into(), |n| {
+            format!("schema ({})", self.signature(n))
+        })
     }
 
     /// A short description of a condition (`kind = "a"`), to match conditionals across versions.

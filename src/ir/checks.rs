@@ -5,6 +5,8 @@ use serde_json::Value;
 
 use crate::error::Location;
 
+pub use super::unevaluated::{Annotations, Edge, Entry};
+
 /// Index of a node in [`Program::nodes`].
 pub type NodeId = usize;
 /// Index of a pattern in [`Program::patterns`].
@@ -188,6 +190,18 @@ pub enum Check {
         then: Option<NodeId>,
         otherwise: Option<NodeId>,
     },
+    /// `unevaluatedProperties`: `node` (`None` for `false`) applies to every property `ann`
+    /// does not mark evaluated; for `false`, one violation per such property, at the property.
+    UnevaluatedProperties {
+        ann: Annotations,
+        node: Option<NodeId>,
+    },
+    /// `unevaluatedItems`, likewise for items; `contains` matches count as evaluated (2020-12).
+    UnevaluatedItems {
+        ann: Annotations,
+        node: Option<NodeId>,
+        contains: bool,
+    },
 }
 
 impl Check {
@@ -214,6 +228,12 @@ impl Check {
                 v.extend(otherwise.iter().copied());
                 v
             }
+            Check::UnevaluatedProperties { ann, node }
+            | Check::UnevaluatedItems { ann, node, .. } => {
+                let mut v = ann.nodes.clone();
+                v.extend(node.iter().copied());
+                v
+            }
             _ => Vec::new(),
         }
     }
@@ -238,6 +258,12 @@ impl Check {
                 let mut v = vec![cond];
                 v.extend(then.iter_mut());
                 v.extend(otherwise.iter_mut());
+                v
+            }
+            Check::UnevaluatedProperties { ann, node }
+            | Check::UnevaluatedItems { ann, node, .. } => {
+                let mut v: Vec<&mut NodeId> = ann.nodes.iter_mut().collect();
+                v.extend(node.iter_mut());
                 v
             }
             _ => Vec::new(),

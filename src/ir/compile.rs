@@ -14,71 +14,6 @@ use crate::error::{Diagnostic, Error, Location, Result, Severity};
 use crate::schema::{pointer, Dialect, Loc, SchemaSet};
 use scope::{ScopeId, Scopes, ROOT};
 
-/// Keywords that only annotate, or that ctxgen reads elsewhere: never a diagnostic.
-const KNOWN: &[&str] = &[
-    "$schema",
-    "$id",
-    "id",
-    "$ref",
-    "$anchor",
-    "$dynamicAnchor",
-    "$defs",
-    "definitions",
-    "$comment",
-    "$vocabulary",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "example",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-    "format",
-    "type",
-    "enum",
-    "const",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "items",
-    "prefixItems",
-    "additionalItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "properties",
-    "patternProperties",
-    "additionalProperties",
-    "required",
-    "minProperties",
-    "maxProperties",
-    "propertyNames",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "discriminator",
-    "nullable",
-];
-
 #[derive(Default)]
 struct State {
     memo: HashMap<(Loc, ScopeId), NodeId>,
@@ -308,30 +243,47 @@ impl Builder<'_> {
     }
 
     fn build(&mut self) -> Result<()> {
-        let obj = self.obj;
-        for key in obj.keys() {
-            let k = key.as_str();
-            if k.starts_with("x-")
-                || KNOWN.contains(&k)
-                || k == "$dynamicRef"
-                || k == "$recursiveRef"
-                || k == "$recursiveAnchor"
-            {
-                continue;
-            }
-            if k == "unevaluatedProperties" || k == "unevaluatedItems" {
-                self.state.warn(
-                    self.at(k),
-                    format!("`{k}` is not enforced by the generated validators"),
-                );
-            }
-        }
         self.type_checks()?;
         self.string_checks()?;
         self.number_checks()?;
         self.array_checks()?;
         self.object_checks()?;
         self.applicators()?;
+        self.unevaluated()
+    }
+
+    /// Whether the draft has `unevaluated*`: `true` subschemas of `items`,
+    /// `additionalItems`, `additionalProperties` and an `if` alone are compiled then, for
+    /// what they evaluate (`ir::unevaluated::annotate` drops them afterwards).
+    fn annotates(&self) -> bool {
+        matches!(self.dialect, Dialect::Draft2019 | Dialect::Draft2020)
+    }
+
+    /// `unevaluatedProperties` and `unevaluatedItems` (2019-09 and later; earlier drafts do not
+    /// know them). Their tables are filled once the program is complete
+    /// (`ir::unevaluated::annotate`).
+    fn unevaluated(&mut self) -> Result<()> {
+        if !self.annotates() {
+            return Ok(());
+        }
+        for keyword in ["unevaluatedProperties", "unevaluatedItems"] {
+            let node = match self.obj.get(keyword) {
+                None => continue,
+                Some(Value::Bool(false)) => None,
+                Some(v) if v.is_object() || v.is_boolean() => Some(self.child(&[keyword])),
+                Some(_) => return Err(self.err(keyword, format!("`{keyword}` must be a schema"))),
+            };
+            let ann = Default::default();
+            self.checks.push(if keyword == "unevaluatedItems" {
+                Check::UnevaluatedItems {
+                    ann,
+                    node,
+                    contains: self.dialect == Dialect::Draft2020,
+                }
+            } else {
+                Check::UnevaluatedProperties { ann, node }
+            });
+        }
         Ok(())
     }
 
@@ -463,7 +415,7 @@ impl Builder<'_> {
                         from,
                         keyword: "additionalItems",
                     }),
-                    Some(v) if v.is_object() => {
+                    Some(v) if v.is_object() || (v == &Value::Bool(true) && self.annotates()) => {
                         let node = self.child(&["additionalItems"]);
                         self.checks.push(Check::Items { from, node });
                     }
@@ -474,8 +426,8 @@ impl Builder<'_> {
                 from: prefix,
                 keyword: "items",
             }),
-            Some(Value::Bool(true)) => {}
-            Some(v) if v.is_object() => {
+            Some(Value::Bool(true)) if !self.annotates() => {}
+            Some(v) if v.is_object() || v.is_boolean() => {
                 let node = self.child(&["items"]);
                 self.checks.push(Check::Items { from: prefix, node });
             }
@@ -548,8 +500,9 @@ impl Builder<'_> {
             Some(Value::Bool(false)) => self
                 .checks
                 .push(Check::NoAdditionalProperties { known, patterns }),
-            Some(Value::Bool(true)) | None => {}
-            Some(v) if v.is_object() => {
+            Some(Value::Bool(true)) if !self.annotates() => {}
+            None => {}
+            Some(v) if v.is_object() || v.is_boolean() => {
                 let node = self.child(&["additionalProperties"]);
                 self.checks.push(Check::AdditionalProperties {
                     known,
@@ -646,8 +599,9 @@ impl Builder<'_> {
             let node = self.child(&["not"]);
             self.checks.push(Check::Not(node));
         }
+        // An `if` alone checks nothing, but what it evaluates counts for `unevaluated*`.
         if self.obj.contains_key("if")
-            && (self.obj.contains_key("then") || self.obj.contains_key("else"))
+            && (self.obj.contains_key("then") || self.obj.contains_key("else") || self.annotates())
         {
             let cond = self.child(&["if"]);
             let then = self.obj.contains_key("then").then(|| self.child(&["then"]));

@@ -9,12 +9,13 @@ pub mod names;
 pub mod nesting;
 pub mod optimize;
 pub mod types;
+pub mod unevaluated;
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-pub use checks::{Check, Format, JsonType, Node, NodeId, Pattern, PatternId, Program};
+pub use checks::{Annotations, Check, Format, JsonType, Node, NodeId, Pattern, PatternId, Program};
 pub use model::{
     Field, Ir, JsonKind, Module, Struct, Ty, TypeDef, TypeId, TypeKind, Union, Variant,
 };
@@ -127,6 +128,7 @@ pub fn build(set: &mut SchemaSet) -> Result<Ir> {
             roots.extend(u.variants.iter().filter_map(|v| v.node));
         }
     }
+    unevaluated::annotate(&mut program);
     let map = optimize::optimize(&mut program, &roots);
     cycles::check_descent(&program)?;
     for t in &mut types {

@@ -489,7 +489,7 @@ impl TypeBuilder<'_, '_> {
         name: &str,
         module: usize,
     ) -> Result<(bool, Option<Ty>)> {
-        let (deny_unknown, extra_schema) = match self.obj(loc) {
+        let (mut deny_unknown, extra_schema) = match self.obj(loc) {
             Some(o) => (
                 o.get("additionalProperties") == Some(&Value::Bool(false))
                     && !o.contains_key("patternProperties"),
@@ -497,6 +497,8 @@ impl TypeBuilder<'_, '_> {
             ),
             None => (false, false),
         };
+        // `unevaluatedProperties: false` closes the type too where its properties are known.
+        deny_unknown |= !extra_schema && self.closed_by_unevaluated(loc)?;
         // An object that admits more properties than it declares keeps them (as JSON values
         // unless `additionalProperties` types them), so that parsing loses nothing.
         let extra = match extra_schema {

@@ -1214,6 +1214,129 @@ pub fn if_then_else(
     branch.is_none_or(|n| n(v, at, r))
 }
 
+/// What the table of an unevaluated check marks evaluated on `v`; `None` when everything is.
+struct Seen<'t> {
+    names: Vec<&'t str>,
+    patterns: Vec<&'t Matcher>,
+    prefix: usize,
+    contains: Vec<Node>,
+}
+
+fn numbers(x: &Value) -> impl Iterator<Item = usize> + '_ {
+    x.as_array().into_iter().flatten().filter_map(Value::as_u64).map(|n| n as usize)
+}
+
+fn strings(x: &Value) -> impl Iterator<Item = &str> + '_ {
+    x.as_array().into_iter().flatten().filter_map(Value::as_str)
+}
+
+/// Walks the table of an unevaluated check from its first entry, without recursion, deciding
+/// each guard node at most once (docs/validation.md, "Unevaluated properties and items").
+fn evaluated<'t>(
+    v: &Value,
+    table: &'t Value,
+    nodes: &[Node],
+    pats: &[&'t Matcher],
+    at: &Loc<'_>,
+) -> Option<Seen<'t>> {
+    let entries = table.as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut seen =
+        Seen { names: Vec::new(), patterns: Vec::new(), prefix: 0, contains: Vec::new() };
+    let mut valid: Vec<Option<bool>> = vec![None; nodes.len()];
+    let mut is_valid = |k: usize| match nodes.get(k) {
+        Some(node) => *valid[k].get_or_insert_with(|| quick(*node, v, at)),
+        None => false,
+    };
+    let mut visited = vec![false; entries.len()];
+    let mut stack = vec![0];
+    while let Some(e) = stack.pop() {
+        let Some(entry) = entries.get(e) else { continue };
+        if std::mem::replace(&mut visited[e], true) {
+            continue;
+        }
+        if entry.get("all").is_some() {
+            return None;
+        }
+        seen.names.extend(strings(&entry["names"]));
+        seen.patterns.extend(numbers(&entry["patterns"]).filter_map(|p| pats.get(p).copied()));
+        seen.prefix = seen.prefix.max(entry["prefix"].as_u64().unwrap_or(0) as usize);
+        seen.contains.extend(numbers(&entry["contains"]).filter_map(|n| nodes.get(n).copied()));
+        let edges = entry["edges"].as_array().map(Vec::as_slice).unwrap_or_default();
+        for g in edges.iter().rev() {
+            if strings(&g["has"]).all(|h| v.get(h).is_some())
+                && numbers(&g["valid"]).all(&mut is_valid)
+                && numbers(&g["invalid"]).all(|k| !is_valid(k))
+            {
+                stack.extend(g["to"].as_u64().map(|t| t as usize));
+            }
+        }
+    }
+    Some(seen)
+}
+
+/// `unevaluatedProperties`: `node` (`None` for `false`) applies to every property the table
+/// does not mark evaluated.
+pub fn unevaluated_properties(
+    v: &Value,
+    table: &Value,
+    nodes: &[Node],
+    pats: &[&Matcher],
+    node: Option<Node>,
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    let Some(o) = v.as_object() else { return true };
+    let Some(seen) = evaluated(v, table, nodes, pats, at) else { return true };
+    let mut ok = true;
+    for (name, x) in o {
+        if seen.names.contains(&name.as_str()) || seen.patterns.iter().any(|re| re.is_match(name)) {
+            continue;
+        }
+        ok &= match node {
+            Some(node) => node(x, &at.key(name), r),
+            None => r.fail(&at.key(name), "unevaluatedProperties", || {
+                "no unevaluated property is allowed here".to_string()
+            }),
+        };
+        if !ok && r.quick {
+            return false;
+        }
+    }
+    ok
+}
+
+/// `unevaluatedItems`: `node` (`None` for `false`) applies to every item the table does not
+/// mark evaluated.
+pub fn unevaluated_items(
+    v: &Value,
+    table: &Value,
+    nodes: &[Node],
+    pats: &[&Matcher],
+    node: Option<Node>,
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    let Some(a) = v.as_array() else { return true };
+    let Some(seen) = evaluated(v, table, nodes, pats, at) else { return true };
+    let mut ok = true;
+    for (i, x) in a.iter().enumerate().skip(seen.prefix) {
+        let here = at.index(i);
+        if seen.contains.iter().any(|c| quick(*c, x, &here)) {
+            continue;
+        }
+        ok &= match node {
+            Some(node) => node(x, &here, r),
+            None => r.fail(&here, "unevaluatedItems", || {
+                "no unevaluated item is allowed here".to_string()
+            }),
+        };
+        if !ok && r.quick {
+            return false;
+        }
+    }
+    ok
+}
+
 pub fn false_schema(_v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     r.fail(at, "false", || "no value is allowed here".to_string())
 }

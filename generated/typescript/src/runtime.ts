@@ -157,6 +157,10 @@ export function message(keyword: string, param?: unknown): string {
     case "items":
     case "additionalItems":
       return "no item is allowed here";
+    case "unevaluatedItems":
+      return "no unevaluated item is allowed here";
+    case "unevaluatedProperties":
+      return "no unevaluated property is allowed here";
     case "contains":
       return `has fewer than ${n} matching items`;
     case "maxContains":
@@ -913,6 +917,149 @@ export function fillMap<T>(v: unknown, f: (v: T) => T): { [key: string]: T } {
 
 /** The number of nodes that accept the value (`oneOf`), stopping at two; `d` is the depth
  * of the value. */
+// Unevaluated properties and items (docs/validation.md): the table of one check.
+
+/** A subschema reached through an in-place applicator: evaluated when every guard holds. */
+export interface AnnotationEdge {
+  readonly to: number;
+  readonly valid?: readonly number[];
+  readonly invalid?: readonly number[];
+  readonly has?: readonly string[];
+}
+
+/** What one schema evaluates itself, and where evaluation continues. */
+export interface AnnotationEntry {
+  readonly all?: boolean;
+  readonly names?: readonly string[];
+  readonly patterns?: readonly number[];
+  readonly prefix?: number;
+  readonly contains?: readonly number[];
+  readonly edges?: readonly AnnotationEdge[];
+}
+
+/** The table of an unevaluated check; entry 0 is the schema of the check. */
+export type Annotations = readonly AnnotationEntry[];
+
+interface Seen {
+  names: Set<string>;
+  patterns: Matcher[];
+  prefix: number;
+  contains: Node[];
+}
+
+/**
+ * What the table marks evaluated on `v` (`null`: everything), walked without recursion,
+ * each guard node decided at most once.
+ */
+function evaluated(
+  v: unknown,
+  table: Annotations,
+  nodes: readonly Node[],
+  patterns: readonly Matcher[],
+  d: number,
+): Seen | null {
+  const seen: Seen = {
+    names: new Set(),
+    patterns: [],
+    prefix: 0,
+    contains: [],
+  };
+  const valid = new Map<number, boolean>();
+  const isValid = (k: number): boolean => {
+    let ok = valid.get(k);
+    if (ok === undefined) {
+      const node = nodes[k];
+      ok = node !== undefined && node(v, null, null, d);
+      valid.set(k, ok);
+    }
+    return ok;
+  };
+  const visited = new Set<number>();
+  const stack = [0];
+  for (let e = stack.pop(); e !== undefined; e = stack.pop()) {
+    const entry = table[e];
+    if (entry === undefined || visited.has(e)) continue;
+    visited.add(e);
+    if (entry.all === true) return null;
+    for (const n of entry.names ?? []) seen.names.add(n);
+    for (const p of entry.patterns ?? []) {
+      const m = patterns[p];
+      if (m !== undefined) seen.patterns.push(m);
+    }
+    seen.prefix = Math.max(seen.prefix, entry.prefix ?? 0);
+    for (const c of entry.contains ?? []) {
+      const node = nodes[c];
+      if (node !== undefined) seen.contains.push(node);
+    }
+    const edges = entry.edges ?? [];
+    for (let i = edges.length - 1; i >= 0; i--) {
+      const g = edges[i];
+      if (
+        g !== undefined &&
+        (g.has ?? []).every((h) => isObject(v) && own(v, h) !== undefined) &&
+        (g.valid ?? []).every(isValid) &&
+        (g.invalid ?? []).every((k) => !isValid(k))
+      ) {
+        stack.push(g.to);
+      }
+    }
+  }
+  return seen;
+}
+
+/** `unevaluatedProperties`: `node` (`null` for `false`) applies to every unevaluated property. */
+export function unevaluatedProperties(
+  v: unknown,
+  at: Path,
+  r: Reporter,
+  table: Annotations,
+  nodes: readonly Node[],
+  patterns: readonly Matcher[],
+  node: Node | null,
+  d: number = 0,
+): boolean {
+  if (!isObject(v)) return true;
+  const seen = evaluated(v, table, nodes, patterns, d);
+  if (seen === null) return true;
+  let ok = true;
+  for (const k in v) {
+    if (seen.names.has(k) || matchesSome(seen.patterns, k)) continue;
+    const here = sub(r, at, k);
+    if (node !== null && node(v[k], here, r, d + 1)) continue;
+    if (r === null) return false;
+    if (node === null) report(r, here, "unevaluatedProperties");
+    ok = false;
+  }
+  return ok;
+}
+
+/** `unevaluatedItems`: `node` (`null` for `false`) applies to every unevaluated item. */
+export function unevaluatedItems(
+  v: unknown,
+  at: Path,
+  r: Reporter,
+  table: Annotations,
+  nodes: readonly Node[],
+  patterns: readonly Matcher[],
+  node: Node | null,
+  d: number = 0,
+): boolean {
+  if (!Array.isArray(v)) return true;
+  const seen = evaluated(v, table, nodes, patterns, d);
+  if (seen === null) return true;
+  let ok = true;
+  for (let i = seen.prefix; i < v.length; i++) {
+    const x: unknown = v[i];
+    if (seen.contains.some((c) => c(x, null, null, d + 1))) continue;
+    const here = sub(r, at, i);
+    if (node !== null && node(x, here, r, d + 1)) continue;
+    if (r === null) return false;
+    if (node === null) report(r, here, "unevaluatedItems");
+    ok = false;
+  }
+  return ok;
+}
+
 export function countMatches(
   v: unknown,
   nodes: readonly Node[],

@@ -120,6 +120,15 @@ pub enum PyCheck {
         then: Option<NodeId>,
         otherwise: Option<NodeId>,
     },
+    /// `unevaluatedProperties`/`unevaluatedItems`: the runtime function, the names of the
+    /// table, the guard nodes and the patterns, and the subschema (`None` for `false`).
+    Unevaluated {
+        func: &'static str,
+        table: String,
+        nodes: String,
+        patterns: String,
+        node: String,
+    },
 }
 
 pub struct PyNode {
@@ -149,6 +158,7 @@ impl PyCheck {
                 // Reported by `_rt.unexpected`, which names the properties.
                 | PyCheck::NoAdditionalProperties { .. }
                 | PyCheck::DependentSchemas { .. }
+                | PyCheck::Unevaluated { .. }
                 | PyCheck::IfThenElse { .. }
         )
     }
@@ -314,6 +324,34 @@ impl<'a> VBuilder<'a> {
         }
         let items: Vec<String> = pats.iter().map(|p| format!("_P{p}")).collect();
         self.constant("L", id, |lead| lit::seq(&items, "(", ")", 0, lead, 0))
+    }
+
+    /// An unevaluated check: its table, guard nodes and patterns as module constants.
+    fn unevaluated(
+        &mut self,
+        id: NodeId,
+        func: &'static str,
+        ann: &crate::ir::Annotations,
+        node: Option<NodeId>,
+    ) -> PyCheck {
+        let json = ann.to_json();
+        let table = self.typed_constant("U", id, Some("list[JsonValue]"), |lead| {
+            lit::value(&json, 0, lead, 0)
+        });
+        let nodes = if ann.nodes.is_empty() {
+            "()".to_string()
+        } else {
+            self.branches("UN", id, &ann.nodes)
+        };
+        let patterns = self.pattern_list(id, &ann.patterns);
+        let node = node.map_or("None".to_string(), |x| format!("_n{x}"));
+        PyCheck::Unevaluated {
+            func,
+            table,
+            nodes,
+            patterns,
+            node,
+        }
     }
 
     fn node(&mut self, id: NodeId) -> PyNode {
@@ -582,6 +620,14 @@ impl<'a> VBuilder<'a> {
                             otherwise,
                         })
                     }
+                }
+                Check::UnevaluatedProperties { ann, node } => {
+                    let c = self.unevaluated(id, "unevaluated_properties", &ann, node);
+                    n.generic.push(c)
+                }
+                Check::UnevaluatedItems { ann, node, .. } => {
+                    let c = self.unevaluated(id, "unevaluated_items", &ann, node);
+                    n.generic.push(c)
                 }
             }
         }

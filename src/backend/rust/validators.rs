@@ -48,7 +48,8 @@ pub(crate) struct Static {
     func: &'static str,
     /// The arguments, literals (a linear pattern's translation, then the schema's pattern).
     args: Vec<String>,
-    /// 0: one line; 1: closure block, call on one line; 2: closure block, argument on its own line.
+    /// 0: one line; 1: closure block, call on one line; 2: closure block, argument on its own
+    /// line; 3: the value on the next line.
     layout: u8,
 }
 
@@ -56,8 +57,11 @@ fn make_static(id: String, args: Vec<String>, kind: &str, func: &'static str) ->
     let ty = if kind == "P" { "Matcher" } else { "Constant" };
     let literal = args.join(", ");
     let one = format!("static {kind}{id}: {ty} = {ty}::new(|| rt::{func}({literal}));").len();
+    let broken = format!("    {ty}::new(|| rt::{func}({literal}));").len();
     let layout = if one <= WIDTH {
         0
+    } else if broken <= WIDTH {
+        3
     } else if 4 + 4 + func.len() + literal.len() + 2 <= WIDTH + 1 {
         1
     } else {
@@ -348,6 +352,32 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
                     call(
                         "rt::if_then_else",
                         tail(vec![v(), p(n(cond)), p(opt(then)), p(opt(otherwise))]),
+                    )
+                }
+                Check::UnevaluatedProperties { ann, node }
+                | Check::UnevaluatedItems { ann, node, .. } => {
+                    let cid = format!("{id}_{k}");
+                    constants.push(make_static(
+                        cid.clone(),
+                        vec![raw_literal(&ann.to_json().to_string())],
+                        "C",
+                        "json",
+                    ));
+                    let func = if matches!(check, Check::UnevaluatedItems { .. }) {
+                        "rt::unevaluated_items"
+                    } else {
+                        "rt::unevaluated_properties"
+                    };
+                    let sub = node.map_or("None".to_string(), |x| format!("Some(n{x})"));
+                    call(
+                        func,
+                        tail(vec![
+                            v(),
+                            p(format!("&C{cid}")),
+                            Arg::List(ann.nodes.iter().map(n).collect()),
+                            Arg::List(ann.patterns.iter().map(|pid| format!("&P{pid}")).collect()),
+                            p(sub),
+                        ]),
                     )
                 }
             };

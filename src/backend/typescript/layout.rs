@@ -375,18 +375,21 @@ impl Lit {
     }
 
     /// prettier breaks an array of two or more objects (or arrays) with more than one entry
-    /// each even when it fits.
+    /// each even when it fits, and every literal around such an array.
     fn must_break(&self) -> bool {
-        let Lit::Array(items) = self else {
-            return false;
+        let items = match self {
+            Lit::Array(items) => items,
+            Lit::Object(props) => return props.iter().any(|(_, v)| v.must_break()),
+            _ => return false,
         };
-        items.len() > 1
-            && (items
-                .iter()
-                .all(|i| matches!(i, Lit::Object(_)) && i.len() > Some(1))
-                || items
+        items.iter().any(Lit::must_break)
+            || items.len() > 1
+                && (items
                     .iter()
-                    .all(|i| matches!(i, Lit::Array(_)) && i.len() > Some(1)))
+                    .all(|i| matches!(i, Lit::Object(_)) && i.len() > Some(1))
+                    || items
+                        .iter()
+                        .all(|i| matches!(i, Lit::Array(_)) && i.len() > Some(1)))
     }
 }
 

@@ -113,6 +113,8 @@ struct Builder<'c> {
     parts: Vec<Vec<Line>>,
     /// The nodes that guard the instance depth and the nodes that take it as a parameter.
     plan: DepthPlan,
+    /// Some unevaluated check has a table (typed `Annotations`).
+    annotations: bool,
 }
 
 /// Most object checks one function holds. With many more, the nesting of the control flow of
@@ -146,6 +148,7 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
         keys: Vec::new(),
         parts: Vec::new(),
         plan: ctx.depth.clone(),
+        annotations: false,
     };
     b.runtime.insert("report");
     let mut nodes = Vec::new();
@@ -209,7 +212,15 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
     }
     imports.extend([
         Import::new(false, runtime, "./runtime.js"),
-        Import::new(true, vec!["Path".into(), "Reporter".into()], "./runtime.js"),
+        Import::new(
+            true,
+            b.annotations
+                .then(|| "Annotations".to_string())
+                .into_iter()
+                .chain(["Path".into(), "Reporter".into()])
+                .collect(),
+            "./runtime.js",
+        ),
     ]);
     ValidatorsView {
         header: GENERATED,
@@ -592,6 +603,44 @@ impl<'c> Builder<'c> {
                     (None, None) => return,
                 };
                 self.check(lines, d, parts, None);
+            }
+            Check::UnevaluatedProperties { ann, node }
+            | Check::UnevaluatedItems { ann, node, .. } => {
+                let func = if matches!(c, Check::UnevaluatedItems { .. }) {
+                    "unevaluatedItems"
+                } else {
+                    "unevaluatedProperties"
+                };
+                self.use_rt(func);
+                self.annotations = true;
+                let table = format!("U{}", self.consts.len());
+                let head = format!("const {table}: Annotations = ");
+                let lines_ = lay_lit(&json_lit(&ann.to_json()), Before::Operator, &head, 0, ";");
+                self.consts.push(ListConst { lines: lines_ });
+                let targets: Vec<usize> = ann.nodes.iter().map(|n| self.target(*n)).collect();
+                let nodes = match targets.as_slice() {
+                    [] => "[]".to_string(),
+                    ts => {
+                        let items = ts.iter().map(|t| Lit::Word(format!("n{t}"))).collect();
+                        self.list_const("B", "", "", items)
+                    }
+                };
+                let patterns = match ann.patterns.as_slice() {
+                    [] => "[]".to_string(),
+                    ps => {
+                        let items = ps.iter().map(|p| Lit::Word(format!("P{p}"))).collect();
+                        self.list_const("R", "", "", items)
+                    }
+                };
+                let sub = node.map(|n| self.target(n));
+                let carries = targets
+                    .iter()
+                    .chain(sub.iter())
+                    .any(|t| self.plan.carries(*t));
+                let sub = sub.map_or("null".to_string(), |t| format!("n{t}"));
+                let depth = if carries { ", d" } else { "" };
+                let call = format!("!{func}(v, at, r, {table}, {nodes}, {patterns}, {sub}{depth})");
+                self.check(lines, d, vec![call], None);
             }
             _ => unreachable!("typed checks are grouped"),
         }

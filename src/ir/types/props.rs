@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::TypeBuilder;
 use crate::error::Result;
-use crate::schema::Loc;
+use crate::schema::{Dialect, Loc};
 
 /// Cycles with more members than this share the first member's list (a walk per member would
 /// cost the square of the cycle's length); the lists differ only in order.
@@ -81,6 +81,53 @@ impl TypeBuilder<'_, '_> {
         props.extend(c.props.iter().cloned());
         required.extend(c.required.iter().cloned());
         Ok(())
+    }
+
+    /// Whether `unevaluatedProperties: false` at `loc` admits only the properties
+    /// [`Self::collect_props`] collects: the schema, its `allOf` members and `$ref` targets
+    /// (all of which a valid instance satisfies) have no other keyword that evaluates
+    /// properties (`patternProperties`, `additionalProperties`, a nested
+    /// `unevaluatedProperties`) or applies a subschema only sometimes (`anyOf`, `oneOf`,
+    /// `if`, `dependentSchemas`, `$dynamicRef`, …).
+    pub(super) fn closed_by_unevaluated(&mut self, loc: &Loc) -> Result<bool> {
+        const OPEN: &[&str] = &[
+            "patternProperties",
+            "additionalProperties",
+            "unevaluatedProperties",
+            "anyOf",
+            "oneOf",
+            "if",
+            "dependentSchemas",
+            "dependencies",
+            "$dynamicRef",
+            "$recursiveRef",
+        ];
+        let dialect = self.comp.set().docs[loc.doc].dialect;
+        let closes = matches!(dialect, Dialect::Draft2019 | Dialect::Draft2020)
+            && self.obj(loc).and_then(|o| o.get("unevaluatedProperties"))
+                == Some(&Value::Bool(false));
+        if !closes {
+            return Ok(false);
+        }
+        let mut seen: HashSet<Loc> = HashSet::new();
+        let mut stack = vec![loc.clone()];
+        while let Some(at) = stack.pop() {
+            if !seen.insert(at.clone()) {
+                continue;
+            }
+            match self.comp.set().value(&at) {
+                Some(Value::Object(o)) => {
+                    let own = |k: &&str| at == *loc && *k == "unevaluatedProperties";
+                    if OPEN.iter().any(|k| !own(k) && o.contains_key(*k)) {
+                        return Ok(false);
+                    }
+                }
+                Some(Value::Bool(true)) => {}
+                _ => return Ok(false),
+            }
+            stack.extend(self.prop_sources(&at)?);
+        }
+        Ok(true)
     }
 
     /// A location's own properties and required names.
