@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::checks::{Check, Format, JsonType, Node, NodeId, Pattern, PatternId, Program};
+use super::BuildOptions;
 use crate::error::{Diagnostic, Error, Location, Result, Severity};
 use crate::schema::{pointer, Dialect, Loc, SchemaSet};
 
@@ -81,6 +82,8 @@ struct State {
     patterns: HashMap<String, PatternId>,
     pending: Vec<(NodeId, Loc)>,
     diagnostics: Vec<Diagnostic>,
+    /// Per document: whether `format` asserts (`format_assertion`).
+    format_asserts: HashMap<usize, bool>,
 }
 
 impl State {
@@ -111,13 +114,15 @@ impl State {
 pub struct Compiler<'s> {
     set: &'s mut SchemaSet,
     state: State,
+    options: BuildOptions,
 }
 
 impl<'s> Compiler<'s> {
-    pub fn new(set: &'s mut SchemaSet) -> Self {
+    pub fn new(set: &'s mut SchemaSet, options: BuildOptions) -> Self {
         Compiler {
             set,
             state: State::default(),
+            options,
         }
     }
 
@@ -187,6 +192,18 @@ impl<'s> Compiler<'s> {
                 return Ok(checks);
             }
         }
+        let assert_formats = match self.state.format_asserts.get(&loc.doc) {
+            Some(a) => *a,
+            None => {
+                let a = super::format_assertion::asserts(
+                    self.set,
+                    loc.doc,
+                    self.options.assert_formats,
+                );
+                self.state.format_asserts.insert(loc.doc, a);
+                a
+            }
+        };
         let obj = match self.set.value(loc) {
             Some(Value::Object(o)) => o,
             _ => unreachable!("checked above"),
@@ -198,6 +215,7 @@ impl<'s> Compiler<'s> {
             here: &here,
             obj,
             dialect,
+            assert_formats,
             checks,
         };
         b.build()?;
@@ -212,6 +230,8 @@ struct Builder<'a> {
     here: &'a Location,
     obj: &'a Map<String, Value>,
     dialect: Dialect,
+    /// `format` asserts here (`format_assertion`).
+    assert_formats: bool,
     checks: Vec<Check>,
 }
 
@@ -370,6 +390,7 @@ impl Builder<'_> {
             .get("format")
             .and_then(Value::as_str)
             .and_then(Format::parse)
+            .filter(|_| self.assert_formats)
         {
             self.checks.push(Check::Format(f));
         }
