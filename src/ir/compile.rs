@@ -392,6 +392,11 @@ impl Builder<'_> {
             .and_then(Format::parse)
             .filter(|_| self.assert_formats)
         {
+            // Drafts 4 and 6 read `hostname` as RFC 1034/1123, without the IDNA rules.
+            let f = match (f, self.dialect) {
+                (Format::Hostname, Dialect::Draft4 | Dialect::Draft6) => Format::HostnameRfc1123,
+                _ => f,
+            };
             self.checks.push(Check::Format(f));
         }
         if let Some(n) = self.count("x-max-words")? {
