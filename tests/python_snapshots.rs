@@ -17,7 +17,8 @@ fn generate(dir: &Path) -> Files {
     let dir = dir.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(dir);
     let mut set = SchemaSet::load_dir(dir, &BTreeMap::new())
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    let ir = ctxgen::ir::build_with(&mut set, ASSERT_FORMATS).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let ir = ctxgen::ir::build_with(&mut set, ASSERT_FORMATS)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let opts = Options {
         package: ctxgen::package::Package::named("context-protocols"),
         ..Options::default()

@@ -215,8 +215,9 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let mut files = Files::new();
     let base = format!("src/{pkg}");
     let ecma_regex = ir.program.nodes.iter().any(|n| {
-        n.checks
-            .contains(&crate::ir::checks::Check::Format(crate::ir::checks::Format::Regex))
+        n.checks.contains(&crate::ir::checks::Check::Format(
+            crate::ir::checks::Format::Regex,
+        ))
     });
     files.insert(format!("{base}/py.typed"), String::new());
     files.insert(

@@ -25,7 +25,12 @@ pub fn asserts(set: &mut SchemaSet, doc: usize, assert_formats: bool) -> bool {
     if d.dialect < Dialect::Draft2019 || assert_formats {
         return true;
     }
-    let Some(meta) = d.root.get("$schema").and_then(Value::as_str).map(str::to_string) else {
+    let Some(meta) = d
+        .root
+        .get("$schema")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+    else {
         return false;
     };
     let bare = meta.trim_end_matches('#');

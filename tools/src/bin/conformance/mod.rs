@@ -13,8 +13,14 @@ use ctxgen::{Config, Lang};
 
 /// The drafts, in report order, with the `$schema` a group's schema gets when it has none.
 pub const DRAFTS: &[(&str, &str)] = &[
-    ("draft2020-12", "https://json-schema.org/draft/2020-12/schema"),
-    ("draft2019-09", "https://json-schema.org/draft/2019-09/schema"),
+    (
+        "draft2020-12",
+        "https://json-schema.org/draft/2020-12/schema",
+    ),
+    (
+        "draft2019-09",
+        "https://json-schema.org/draft/2019-09/schema",
+    ),
     ("draft7", "http://json-schema.org/draft-07/schema#"),
     ("draft6", "http://json-schema.org/draft-06/schema#"),
     ("draft4", "http://json-schema.org/draft-04/schema#"),
@@ -71,8 +77,13 @@ fn load_groups(suite: &Path) -> Result<Vec<Group>, String> {
         let root = suite.join(draft);
         for path in json_files(&root) {
             let rel = path.strip_prefix(&root).unwrap_or(&path);
-            let keyword = rel.with_extension("").display().to_string().replace('\\', "/");
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let keyword = rel
+                .with_extension("")
+                .display()
+                .to_string()
+                .replace('\\', "/");
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             let doc: Value =
                 serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             let file = format!("{draft}/{}.json", keyword);
@@ -172,10 +183,7 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
         })
         .collect();
     let mut errors = Vec::new();
-    for ((draft, meta), assert) in DRAFTS
-        .iter()
-        .flat_map(|d| [(d, false), (d, true)])
-    {
+    for ((draft, meta), assert) in DRAFTS.iter().flat_map(|d| [(d, false), (d, true)]) {
         // 2019-09 and 2020-12 make `format` an annotation by default: the required files run
         // with the default, the `optional/format` files (which are about assertion) with
         // `assert_formats`. Earlier drafts always assert, so they run in one batch.
@@ -194,11 +202,7 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
         let dir = work.join("schemas").join(&batch);
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let mut accepted = Vec::new();
-        for (i, g) in groups
-            .iter_mut()
-            .enumerate()
-            .filter(|(_, g)| in_batch(g))
-        {
+        for (i, g) in groups.iter_mut().enumerate().filter(|(_, g)| in_batch(g)) {
             let mut schema = g.schema.clone();
             if let Some(o) = schema.as_object_mut() {
                 o.entry("$schema")

@@ -98,8 +98,18 @@ pub fn summary(run: &Run) -> String {
     s
 }
 
-fn keyword_table(s: &mut String, run: &Run, t: &BTreeMap<(String, String), Counts>, draft: &str, optional: bool) {
-    let _ = write!(s, "| {} | cases |", if optional { "file" } else { "keyword" });
+fn keyword_table(
+    s: &mut String,
+    run: &Run,
+    t: &BTreeMap<(String, String), Counts>,
+    draft: &str,
+    optional: bool,
+) {
+    let _ = write!(
+        s,
+        "| {} | cases |",
+        if optional { "file" } else { "keyword" }
+    );
     for lang in &run.langs {
         let _ = write!(s, " {lang} |");
     }
