@@ -1,5 +1,6 @@
 //! The conformance run: collect the suite's groups, generate bindings for all of them in one
-//! batch per draft, run every case in every language, and compare.
+//! batch per draft (two in 2019-09 and 2020-12: the `optional/format` files with format
+//! assertion on, the others with the default), run every case in every language, and compare.
 
 pub mod langs;
 pub mod report;
