@@ -988,8 +988,8 @@ export function isIdnEmail(s: string): boolean {
  * U+00A0 up stands for an unreserved one (`~`). */
 function isIriLike(s: string, absolute: boolean): boolean {
   if (/[\x80-\x9f]/u.test(s)) return false;
-  const ascii = Array.from(s, (c) => (c.charCodeAt(0) < 0x80 ? c : "~")).join("");
-  return isUriLike(ascii, absolute);
+  const chars = Array.from(s, (c) => (c.charCodeAt(0) < 0x80 ? c : "~"));
+  return isUriLike(chars.join(""), absolute);
 }
 
 /** An absolute IRI (RFC 3987, with a scheme). */
@@ -1026,11 +1026,13 @@ export function isUriTemplate(s: string): boolean {
       const end = s.indexOf("}", i);
       if (end < 0) return false;
       let body = s.slice(i + 1, end);
-      if ("+#./;?&".includes(body.charAt(0)) && body !== "") body = body.slice(1);
+      if ("+#./;?&".includes(body.charAt(0)) && body !== "")
+        body = body.slice(1);
       if (!body.split(",").every(isVarspec)) return false;
       i = end + 1;
     } else if (c === 0x25) {
-      if (!(HEX.test(s.charAt(i + 1)) && HEX.test(s.charAt(i + 2)))) return false;
+      if (!(HEX.test(s.charAt(i + 1)) && HEX.test(s.charAt(i + 2))))
+        return false;
       i += 3;
     } else if (c >= 0xa0) {
       i += c > 0xffff ? 2 : 1;

@@ -1288,7 +1288,11 @@ def _bidi(labels: list[list[int]]) -> bool:
         last = next((c for c in reversed(label) if c != "M"), None)
         first = label[0] if label else None
         if first == "R":
-            if "L" in label or last not in ("R", "E", "A") or ("E" in label and "A" in label):
+            if (
+                "L" in label
+                or last not in ("R", "E", "A")
+                or ("E" in label and "A" in label)
+            ):
                 return False
         elif first == "L":
             if "R" in label or "A" in label or last not in ("L", "E"):
@@ -1365,7 +1369,9 @@ def is_iri_reference(s: str) -> bool:
     return _iri(s, False)
 
 
-_VARNAME = re.compile(r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*\Z")
+_VARNAME = re.compile(
+    r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*\Z"
+)
 _MAX_LENGTH = re.compile(r"[1-9][0-9]{0,3}\Z")
 
 
@@ -1377,7 +1383,7 @@ def _varspec(v: str) -> bool:
             return False
         name = v[:colon]
     else:
-        name = v[:-1] if v.endswith("*") else v
+        name = v.removesuffix("*")
     return _VARNAME.match(name) is not None
 
 
