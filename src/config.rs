@@ -58,6 +58,8 @@ pub struct Config {
     allow_keywords: Vec<String>,
     /// Schema location (`file.json#/pointer`) → type name.
     names: BTreeMap<String, String>,
+    /// `format` asserts in 2019-09/2020-12 documents too.
+    assert_formats: bool,
 }
 
 /// What a generation produced, before anything is written.
@@ -81,6 +83,7 @@ impl Default for Config {
             deny_warnings: false,
             allow_keywords: Vec::new(),
             names: BTreeMap::new(),
+            assert_formats: false,
         }
     }
 }
@@ -116,8 +119,10 @@ impl Config {
     }
 
     /// Uses the protocol schemas bundled into ctxgen.
+    /// They assert their formats, as this repository's `ctxgen.toml` says.
     pub fn bundled_schemas(&mut self) -> &mut Self {
         self.input = Input::Bundled;
+        self.assert_formats = true;
         self
     }
 
@@ -197,6 +202,14 @@ impl Config {
         self
     }
 
+    /// Makes `format` an assertion in 2019-09 and 2020-12 documents too, where the specification
+    /// makes it an annotation unless the meta-schema has the format-assertion vocabulary
+    /// (drafts 4 to 7 always assert it).
+    pub fn assert_formats(&mut self, on: bool) -> &mut Self {
+        self.assert_formats = on;
+        self
+    }
+
     /// Takes everything a project file says; call the other setters afterwards to override it.
     pub fn project(&mut self, p: &crate::project::Project) -> &mut Self {
         self.schemas_dir(p.schemas_dir())
@@ -204,7 +217,8 @@ impl Config {
             .package(p.package())
             .deny_warnings(p.warnings.deny)
             .allow_keywords(&p.warnings.allow_keywords)
-            .single_file(p.rust.single_file);
+            .single_file(p.rust.single_file)
+            .assert_formats(p.assert_formats);
         if let Some(langs) = p.langs() {
             self.languages(&langs);
         }
@@ -215,6 +229,12 @@ impl Config {
             self.type_name(at.clone(), name.clone());
         }
         self
+    }
+
+    fn build_options(&self) -> ir::BuildOptions {
+        ir::BuildOptions {
+            assert_formats: self.assert_formats,
+        }
     }
 
     fn load(&self) -> Result<SchemaSet> {
@@ -263,7 +283,7 @@ impl Config {
     /// The language-neutral model of the schemas, for tools that inspect it.
     pub fn ir(&self) -> Result<ir::Ir> {
         let mut set = self.load_named()?;
-        ir::build(&mut set).map_err(|e| set.spell_error(e))
+        ir::build_with(&mut set, self.build_options()).map_err(|e| set.spell_error(e))
     }
 
     /// Builds every file in memory; nothing is written.
@@ -271,7 +291,7 @@ impl Config {
         self.options.package.validate(&self.langs)?;
         let mut set = self.load_named()?;
         let unknown = crate::schema::keywords::check(&set, &self.allow_keywords);
-        let ir = ir::build(&mut set).map_err(|e| set.spell_error(e))?;
+        let ir = ir::build_with(&mut set, self.build_options()).map_err(|e| set.spell_error(e))?;
         // Locations in the IR are relative to the schema root (they reach the generated code);
         // the user reads them as the schema paths were given.
         let mut diagnostics = unknown;
@@ -301,7 +321,7 @@ impl Config {
     /// file), keyed by language and the file's path relative to the schema root.
     pub fn root_types(&self) -> Result<BTreeMap<(Lang, String), Option<String>>> {
         let mut set = self.load_named()?;
-        let ir = ir::build(&mut set).map_err(|e| set.spell_error(e))?;
+        let ir = ir::build_with(&mut set, self.build_options()).map_err(|e| set.spell_error(e))?;
         let mut out = BTreeMap::new();
         for lang in &self.langs {
             let names = ir::names::type_names(*lang, &ir);

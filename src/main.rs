@@ -99,6 +99,9 @@ pub struct GenerateArgs {
     /// Rust: write one self-contained bindings.rs (for include!) instead of a crate
     #[arg(long)]
     pub single_file: bool,
+    /// `format` asserts in 2019-09/2020-12 schemas too (an annotation there by default)
+    #[arg(long)]
+    pub assert_formats: bool,
     /// Schema files to read instead of a directory; `-` reads one schema from standard input
     pub files: Vec<PathBuf>,
 }

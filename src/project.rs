@@ -25,6 +25,10 @@ pub struct Project {
     pub out: Option<PathBuf>,
     /// The languages to generate (default all three).
     pub languages: Option<Vec<LangName>>,
+    /// `format` asserts in 2019-09 and 2020-12 schemas too, where it is only an annotation by
+    /// default (drafts 4 to 7 always assert it).
+    #[serde(default)]
+    pub assert_formats: bool,
     #[serde(default)]
     pub package: PackageSection,
     #[serde(default)]
@@ -210,6 +214,7 @@ pub const TEMPLATE: &str = r#"# ctxgen project file: `ctxgen generate` run here 
 schemas = {schemas}           # the directory of JSON Schemas
 out = "generated"             # writes <out>/rust, <out>/typescript, <out>/python
 languages = ["rust", "typescript", "python"]
+assert-formats = false        # true: `format` asserts in 2019-09/2020-12 schemas too
 
 [package]
 name = {name}                 # each language's package name defaults to this

@@ -12,6 +12,7 @@ fn interpreter_agrees_with_the_shared_vectors() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let ir = Config::new()
         .schemas_dir(root.join("schemas"))
+        .assert_formats(true)
         .ir()
         .unwrap();
     let interp = Interp::new(&ir.program, Unknown::Schema);

@@ -8,6 +8,7 @@ fn helper_output_snapshots() {
     let mut config = Config::new();
     config
         .schemas_dir("schemas")
+        .assert_formats(true)
         .languages(&[Lang::Rust, Lang::TypeScript, Lang::Python]);
     let rendered = config.render().expect("protocol schemas generate");
     let mut seen = 0;

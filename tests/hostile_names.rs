@@ -15,7 +15,10 @@ const FIXTURE: &str = "tests/fixtures/hostile";
 
 fn render() -> std::collections::BTreeMap<String, String> {
     let mut config = Config::new();
-    config.schemas_dir(FIXTURE).package_name("hostile");
+    config
+        .schemas_dir(FIXTURE)
+        .package_name("hostile")
+        .assert_formats(true);
     let rendered = config.render().expect("the hostile fixture generates");
     let mut out = std::collections::BTreeMap::new();
     for (dir, files) in rendered.packages {

@@ -7,12 +7,18 @@ use std::path::{Path, PathBuf};
 use ctxgen::backend::{python, Files, Options};
 use ctxgen::schema::SchemaSet;
 
+/// The fixtures test format checks, which 2020-12 only asserts when asked.
+const ASSERT_FORMATS: ctxgen::ir::BuildOptions = ctxgen::ir::BuildOptions {
+    assert_formats: true,
+};
+
 fn generate(dir: &Path) -> Files {
     // Relative to the crate root, so that the origins in comments do not name this machine.
     let dir = dir.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(dir);
     let mut set = SchemaSet::load_dir(dir, &BTreeMap::new())
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    let ir = ctxgen::ir::build(&mut set).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let ir = ctxgen::ir::build_with(&mut set, ASSERT_FORMATS)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let opts = Options {
         package: ctxgen::package::Package::named("context-protocols"),
         ..Options::default()
@@ -65,7 +71,7 @@ fn schema_locations_name_their_document() {
     )
     .unwrap();
     let mut set = SchemaSet::load_files(&[main], &BTreeMap::new()).unwrap();
-    let ir = ctxgen::ir::build(&mut set).unwrap();
+    let ir = ctxgen::ir::build_with(&mut set, ASSERT_FORMATS).unwrap();
     let opts = Options {
         package: ctxgen::package::Package::named("context-protocols"),
         ..Options::default()

@@ -11,6 +11,7 @@ fn render() -> std::collections::BTreeMap<String, String> {
     let mut config = Config::new();
     config
         .schemas_dir("tests/fixtures/features")
+        .assert_formats(true)
         .languages(&[Lang::Rust])
         .package_name("features");
     let rendered = config.render().expect("fixtures generate");

@@ -10,11 +10,16 @@ use ctxgen::backend::{typescript, Files, Options};
 use ctxgen::ir::{self, names};
 use ctxgen::schema::SchemaSet;
 
+/// The fixtures test format checks, which 2020-12 only asserts when asked.
+const ASSERT_FORMATS: ctxgen::ir::BuildOptions = ctxgen::ir::BuildOptions {
+    assert_formats: true,
+};
+
 const FIXTURES: &str = "tests/fixtures/typescript";
 
 fn build(dir: &Path) -> ir::Ir {
     let mut set = SchemaSet::load_dir(dir, &BTreeMap::new()).expect("load schemas");
-    ir::build(&mut set).expect("build IR")
+    ir::build_with(&mut set, ASSERT_FORMATS).expect("build IR")
 }
 
 fn generate(dir: &Path) -> Files {

@@ -174,6 +174,9 @@ pub fn configure(a: &GenerateArgs) -> Result<Setup, Fail> {
     if a.single_file {
         config.single_file(true);
     }
+    if a.assert_formats {
+        config.assert_formats(true);
+    }
     Ok(Setup {
         out: config.out_path().to_path_buf(),
         config,

@@ -545,5 +545,15 @@ fn format_pool(f: Format) -> &'static [&'static str] {
         Format::Uuid => &["123e4567-e89b-12d3-a456-426614174000"],
         Format::JsonPointer => &["", "/a/0"],
         Format::Regex => &["^a+$", "[0-9]{2}"],
+        Format::HostnameRfc1123 => &["example.com", "a--b.example"],
+        Format::IdnHostname => &["example.com", "\u{c2e4}\u{b840}.\u{d14c}\u{c2a4}\u{d2b8}"],
+        Format::IdnEmail => &["a@example.com", "caf\u{e9}@example.com"],
+        Format::Iri => &[
+            "https://example.com/a",
+            "http://\u{192}\u{f8}\u{f8}.example/p",
+        ],
+        Format::IriReference => &["/a/b", "#fr\u{e4}gment"],
+        Format::UriTemplate => &["https://example.com/{id}", "/search{?q,page}"],
+        Format::RelativeJsonPointer => &["0", "1/a/0", "2#"],
     }
 }

@@ -447,6 +447,10 @@ fn num_ok(v: &Value, ok: impl Fn(f64) -> bool) -> bool {
 
 fn multiple_of(x: f64, m: f64) -> bool {
     let q = x / m;
+    if q.is_infinite() && x.is_finite() {
+        // The quotient overflows: the exact remainder decides (`1e308` of `0.5`).
+        return x % m == 0.0;
+    }
     q.is_finite() && (q - (q + 0.5).floor()).abs() <= 1e-9 * q.abs().max(1.0)
 }
 

@@ -42,6 +42,10 @@ pub struct Loaded {
 /// Loads a directory of schemas, or a list of schema files.
 pub fn load(paths: &[PathBuf], label: impl Into<String>) -> Result<Loaded> {
     let mut config = Config::new();
+    // A consumer that checks formats must not be broken by a format change: compatibility is
+    // judged with `format` asserted, in 2019-09 and 2020-12 schemas too (as before ctxgen
+    // followed the specification's annotation default).
+    config.assert_formats(true);
     let mut files = Vec::new();
     match paths {
         [dir] if dir.is_dir() => {

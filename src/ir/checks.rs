@@ -73,12 +73,20 @@ pub enum Format {
     Duration,
     Email,
     Hostname,
+    /// `hostname` as drafts 4 and 6 read it: RFC 1034/1123 without the IDNA rules.
+    HostnameRfc1123,
+    IdnHostname,
+    IdnEmail,
     Ipv4,
     Ipv6,
     Uri,
     UriReference,
+    Iri,
+    IriReference,
+    UriTemplate,
     Uuid,
     JsonPointer,
+    RelativeJsonPointer,
     Regex,
 }
 
@@ -98,6 +106,12 @@ impl Format {
             "uuid" => Format::Uuid,
             "json-pointer" => Format::JsonPointer,
             "regex" => Format::Regex,
+            "idn-hostname" => Format::IdnHostname,
+            "idn-email" => Format::IdnEmail,
+            "iri" => Format::Iri,
+            "iri-reference" => Format::IriReference,
+            "uri-template" => Format::UriTemplate,
+            "relative-json-pointer" => Format::RelativeJsonPointer,
             _ => return None,
         })
     }
@@ -117,6 +131,13 @@ impl Format {
             Format::Uuid => "uuid",
             Format::JsonPointer => "json-pointer",
             Format::Regex => "regex",
+            Format::HostnameRfc1123 => "hostname",
+            Format::IdnHostname => "idn-hostname",
+            Format::IdnEmail => "idn-email",
+            Format::Iri => "iri",
+            Format::IriReference => "iri-reference",
+            Format::UriTemplate => "uri-template",
+            Format::RelativeJsonPointer => "relative-json-pointer",
         }
     }
 }

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::checks::{Check, Format, JsonType, Node, NodeId, Pattern, PatternId, Program};
+use super::BuildOptions;
 use crate::error::{Diagnostic, Error, Location, Result, Severity};
 use crate::schema::{pointer, Dialect, Loc, SchemaSet};
 use scope::{ScopeId, Scopes, ROOT};
@@ -22,6 +23,8 @@ struct State {
     pending: Vec<(NodeId, Loc, ScopeId)>,
     diagnostics: Vec<Diagnostic>,
     scopes: Scopes,
+    /// Per document: whether `format` asserts (`format_assertion`).
+    format_asserts: HashMap<usize, bool>,
 }
 
 impl State {
@@ -54,13 +57,15 @@ impl State {
 pub struct Compiler<'s> {
     set: &'s mut SchemaSet,
     state: State,
+    options: BuildOptions,
 }
 
 impl<'s> Compiler<'s> {
-    pub fn new(set: &'s mut SchemaSet) -> Self {
+    pub fn new(set: &'s mut SchemaSet, options: BuildOptions) -> Self {
         Compiler {
             set,
             state: State::default(),
+            options,
         }
     }
 
@@ -132,6 +137,18 @@ impl<'s> Compiler<'s> {
         if !references.is_empty() && dialect.ref_overrides_siblings() {
             return Ok(checks);
         }
+        let assert_formats = match self.state.format_asserts.get(&loc.doc) {
+            Some(a) => *a,
+            None => {
+                let a = super::format_assertion::asserts(
+                    self.set,
+                    loc.doc,
+                    self.options.assert_formats,
+                );
+                self.state.format_asserts.insert(loc.doc, a);
+                a
+            }
+        };
         let obj = match self.set.value(loc) {
             Some(Value::Object(o)) => o,
             _ => unreachable!("checked above"),
@@ -143,6 +160,7 @@ impl<'s> Compiler<'s> {
             here: &here,
             obj,
             dialect,
+            assert_formats,
             checks,
             scope,
         };
@@ -158,6 +176,8 @@ struct Builder<'a> {
     here: &'a Location,
     obj: &'a Map<String, Value>,
     dialect: Dialect,
+    /// `format` asserts here (`format_assertion`).
+    assert_formats: bool,
     checks: Vec<Check>,
     scope: ScopeId,
 }
@@ -335,7 +355,13 @@ impl Builder<'_> {
             .get("format")
             .and_then(Value::as_str)
             .and_then(Format::parse)
+            .filter(|_| self.assert_formats)
         {
+            // Drafts 4 and 6 read `hostname` as RFC 1034/1123, without the IDNA rules.
+            let f = match (f, self.dialect) {
+                (Format::Hostname, Dialect::Draft4 | Dialect::Draft6) => Format::HostnameRfc1123,
+                _ => f,
+            };
             self.checks.push(Check::Format(f));
         }
         if let Some(n) = self.count("x-max-words")? {

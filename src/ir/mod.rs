@@ -4,6 +4,7 @@ pub mod checks;
 pub mod compile;
 pub mod cycles;
 pub mod fits;
+pub mod format_assertion;
 pub mod model;
 pub mod names;
 pub mod nesting;
@@ -38,9 +39,21 @@ const META_KEYS: &[&str] = &[
     "examples",
 ];
 
-/// Builds the IR for every document the user named.
+/// How the schemas are read beyond what they say themselves.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BuildOptions {
+    /// `format` asserts in 2019-09 and 2020-12 documents whatever their meta-schema says.
+    pub assert_formats: bool,
+}
+
+/// Builds the IR for every document the user named, as the specification reads them.
 pub fn build(set: &mut SchemaSet) -> Result<Ir> {
-    let mut comp = Compiler::new(set);
+    build_with(set, BuildOptions::default())
+}
+
+/// Builds the IR for every document the user named.
+pub fn build_with(set: &mut SchemaSet, options: BuildOptions) -> Result<Ir> {
+    let mut comp = Compiler::new(set, options);
     let mut tb = TypeBuilder::new(&mut comp);
     let named: Vec<usize> = (0..tb.comp.set().docs.len())
         .filter(|d| tb.comp.set().docs[*d].named)

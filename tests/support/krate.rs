@@ -25,6 +25,7 @@ pub fn generate(schemas: &str, package: &str, name: &str, target: &str) -> Krate
     let mut config = Config::new();
     config
         .schemas_dir(schemas)
+        .assert_formats(true)
         .languages(&[Lang::Rust])
         .package_name(package)
         .out_dir(&root);

@@ -13,6 +13,13 @@ pub fn check(f: Format, s: &str) -> bool {
         Format::Duration => duration(s),
         Format::Email => email(s),
         Format::Hostname => hostname(s),
+        Format::HostnameRfc1123 => hostname_rfc1123(s),
+        Format::IdnHostname => idn_hostname(s),
+        Format::IdnEmail => idn_email(s),
+        Format::Iri => iri(s, true),
+        Format::IriReference => iri(s, false),
+        Format::UriTemplate => uri_template(s),
+        Format::RelativeJsonPointer => relative_json_pointer(s),
         Format::Ipv4 => ipv4(s),
         Format::Ipv6 => ipv6(s),
         Format::Uri => uri(s, true),
@@ -205,6 +212,25 @@ const DISALLOWED: &[(u32, u32)] = &[
     (0x2000, 0x200B), (0x200E, 0x206F), (0x302E, 0x302F), (0x3031, 0x3035),
     (0x303B, 0x303B), (0xFFF0, 0xFFFF),
 ];
+/// Letters that join (Arabic, Syriac, N'Ko, Mandaic): where a ZERO WIDTH NON-JOINER may stand
+/// between two of them (RFC 5892 A.1, its joining-type regular expression, simplified).
+#[rustfmt::skip]
+const JOINING: &[(u32, u32)] = &[
+    (0x0620, 0x064A), (0x066E, 0x06D3), (0x06D5, 0x06D5), (0x06EE, 0x06EF),
+    (0x06FA, 0x06FF), (0x0710, 0x074F), (0x0750, 0x077F), (0x07CA, 0x07EA),
+    (0x0840, 0x0858), (0x0860, 0x086A), (0x08A0, 0x08C9),
+];
+/// Right-to-left letters (bidi classes R and AL) and Arabic numbers (AN), for RFC 5893.
+#[rustfmt::skip]
+const RTL: &[(u32, u32)] = &[
+    (0x0590, 0x08FF), (0xFB1D, 0xFDFF), (0xFE70, 0xFEFF), (0x10800, 0x10FFF),
+    (0x1E800, 0x1EFFF),
+];
+#[rustfmt::skip]
+const ARABIC_NUMBERS: &[(u32, u32)] = &[
+    (0x0600, 0x0605), (0x0660, 0x0669), (0x066B, 0x066C), (0x06DD, 0x06DD),
+    (0x0890, 0x0891), (0x08E2, 0x08E2), (0x10E60, 0x10E7E),
+];
 const GREEK: &[(u32, u32)] = &[(0x0370, 0x03FF), (0x1F00, 0x1FFF)];
 const HEBREW: &[(u32, u32)] = &[(0x0590, 0x05FF)];
 #[rustfmt::skip]
@@ -308,7 +334,9 @@ fn u_label(cps: &[u32]) -> bool {
             0x05F3 | 0x05F4 => in_ranges(prev, HEBREW),
             0x30FB => cps.iter().any(|&x| in_ranges(Some(x), KANA_HAN)),
             0x200D => in_ranges(prev, VIRAMAS),
-            0x200C => in_ranges(prev, VIRAMAS) || (prev.is_some() && after.is_some()),
+            0x200C => {
+                in_ranges(prev, VIRAMAS) || (in_ranges(prev, JOINING) && in_ranges(after, JOINING))
+            }
             _ => true,
         };
         if !ok {
@@ -479,6 +507,198 @@ fn uri(s: &str, absolute: bool) -> bool {
         rest
     };
     !has_bracket(path)
+}
+
+/// RFC 1034/1123 host name, as drafts 4 and 6 read `hostname`: letters, digits and hyphens,
+/// no IDNA rule (`a--b` is a host name).
+fn hostname_rfc1123(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 253
+        && s.split('.').all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
+        })
+}
+
+/// The bidi class of a code point as RFC 5893 needs it: `R` (R, AL), `A` (AN), `E` (EN), `M`
+/// (NSM), `O` (the neutrals a label can hold: `-`, ZWNJ, ZWJ) or `L`.
+fn bidi_class(c: u32) -> u8 {
+    if (0x30..=0x39).contains(&c) || (0x06F0..=0x06F9).contains(&c) {
+        b'E'
+    } else if in_ranges(Some(c), ARABIC_NUMBERS) {
+        b'A'
+    } else if in_ranges(Some(c), MARKS) {
+        b'M'
+    } else if in_ranges(Some(c), RTL) {
+        b'R'
+    } else if matches!(c, 0x2D | 0x200C | 0x200D) {
+        b'O'
+    } else {
+        b'L'
+    }
+}
+
+/// RFC 5893 section 2, applied to every label when one holds a right-to-left character.
+fn bidi(labels: &[Vec<u32>]) -> bool {
+    let classes: Vec<Vec<u8>> =
+        labels.iter().map(|l| l.iter().map(|&c| bidi_class(c)).collect()).collect();
+    if !classes.iter().flatten().any(|c| matches!(c, b'R' | b'A')) {
+        return true;
+    }
+    classes.iter().all(|l| {
+        let last = l.iter().rev().find(|&&c| c != b'M').copied();
+        match l.first() {
+            Some(b'R') => {
+                l.iter().all(|c| c != &b'L')
+                    && matches!(last, Some(b'R' | b'E' | b'A'))
+                    && !(l.contains(&b'E') && l.contains(&b'A'))
+            }
+            Some(b'L') => {
+                l.iter().all(|c| !matches!(c, b'R' | b'A')) && matches!(last, Some(b'L' | b'E'))
+            }
+            _ => false,
+        }
+    })
+}
+
+/// RFC 5890 internationalized host name: labels separated by `.` or its three ideographic
+/// forms, each an ASCII host-name label (a valid A-label when `xn--`) or a U-label
+/// (`u_label`), at most 63 octets as an A-label, 253 in all, under the Bidi rule.
+fn idn_hostname(s: &str) -> bool {
+    let s: String = s
+        .chars()
+        .map(|c| if matches!(c, '\u{3002}' | '\u{FF0E}' | '\u{FF61}') { '.' } else { c })
+        .collect();
+    let mut labels = Vec::new();
+    let mut total = 0;
+    for label in s.split('.') {
+        if label.is_ascii() {
+            if !hostname(label) {
+                return false;
+            }
+            let cps = match label.get(..4) {
+                Some(x) if x.eq_ignore_ascii_case("xn--") => {
+                    // The encoder writes no delimiter when there is no basic code point.
+                    if label[4..].rfind('-') == Some(0) {
+                        return false;
+                    }
+                    punycode(&label[4..]).unwrap_or_default()
+                }
+                _ => label.bytes().map(u32::from).collect(),
+            };
+            total += label.len() + 1;
+            labels.push(cps);
+        } else {
+            let cps: Vec<u32> = label.chars().map(u32::from).collect();
+            // The A-label's length is at least `xn--`, the basic code points and a delimiter,
+            // and one character per other code point.
+            let basic = cps.iter().filter(|&&c| c < 0x80).count();
+            let a_label = 4 + cps.len() + usize::from(basic > 0);
+            if !u_label(&cps) || a_label > 63 {
+                return false;
+            }
+            total += a_label + 1;
+            labels.push(cps);
+        }
+    }
+    total <= 254 && bidi(&labels)
+}
+
+/// RFC 6531 mailbox: `email` with any non-ASCII character allowed in the local part and an
+/// internationalized host name as the domain.
+fn idn_email(s: &str) -> bool {
+    let Some((local, domain)) = s.rsplit_once('@') else { return false };
+    let local: String = local.chars().map(|c| if c.is_ascii() { c } else { 'a' }).collect();
+    if domain.is_ascii() {
+        email(&format!("{local}@{domain}"))
+    } else {
+        email(&format!("{local}@a")) && idn_hostname(domain)
+    }
+}
+
+/// RFC 3987 IRI (`absolute`) or IRI reference: a URI (reference) once every character from
+/// U+00A0 up stands for an unreserved one (`~`).
+fn iri(s: &str, absolute: bool) -> bool {
+    if s.chars().any(|c| ('\u{80}'..'\u{A0}').contains(&c)) {
+        return false;
+    }
+    let ascii: String = s.chars().map(|c| if c.is_ascii() { c } else { '~' }).collect();
+    uri(&ascii, absolute)
+}
+
+/// RFC 6570 URI Template (level 4): literals and `{[operator]varspec,...}` expressions.
+fn uri_template(s: &str) -> bool {
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        let step = match c {
+            '{' => {
+                let Some(end) = rest.find('}') else { return false };
+                let body = &rest[1..end];
+                let body = body.strip_prefix(['+', '#', '.', '/', ';', '?', '&']).unwrap_or(body);
+                if !body.split(',').all(varspec) {
+                    return false;
+                }
+                end + 1
+            }
+            '%' => {
+                let b = rest.as_bytes();
+                if !(b.len() >= 3 && b[1].is_ascii_hexdigit() && b[2].is_ascii_hexdigit()) {
+                    return false;
+                }
+                3
+            }
+            _ if c >= '\u{A0}' => c.len_utf8(),
+            '\u{21}'..='\u{7E}' if !"\"<>\\^`{|}".contains(c) => 1,
+            _ => return false,
+        };
+        rest = &rest[step..];
+    }
+    true
+}
+
+/// `varname [":" max-length | "*"]`, `max-length` 1 to 9999 without a leading zero.
+fn varspec(v: &str) -> bool {
+    let name = match v.split_once(':') {
+        Some((name, len)) => {
+            let b = len.as_bytes();
+            if !(1..=4).contains(&b.len()) || b[0] == b'0' || !b.iter().all(u8::is_ascii_digit) {
+                return false;
+            }
+            name
+        }
+        None => v.strip_suffix('*').unwrap_or(v),
+    };
+    let b = name.as_bytes();
+    if b.is_empty() || name.starts_with('.') || name.ends_with('.') || name.contains("..") {
+        return false;
+    }
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'%' if b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit) =>
+            {
+                i += 3
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' => i += 1,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Relative JSON Pointer: a non-negative integer without leading zeros, then `#` or a JSON
+/// Pointer.
+fn relative_json_pointer(s: &str) -> bool {
+    let n = s.bytes().take_while(u8::is_ascii_digit).count();
+    if n == 0 || (n > 1 && s.starts_with('0')) {
+        return false;
+    }
+    let rest = &s[n..];
+    rest == "#" || json_pointer(rest)
 }
 
 fn uuid(s: &str) -> bool {

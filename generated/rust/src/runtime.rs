@@ -951,6 +951,10 @@ pub fn multiple_of(v: &Value, m: f64, at: &Loc<'_>, r: &mut Report) -> bool {
         v,
         |x| {
             let q = x / m;
+            if q.is_infinite() && x.is_finite() {
+                // The quotient overflows: the exact remainder decides (`1e308` of `0.5`).
+                return x % m == 0.0;
+            }
             q.is_finite() && (q - (q + 0.5).floor()).abs() <= 1e-9 * q.abs().max(1.0)
         },
         "multipleOf",
@@ -1351,12 +1355,19 @@ pub enum Format {
     Duration,
     Email,
     Hostname,
+    HostnameRfc1123,
+    IdnHostname,
+    IdnEmail,
     Ipv4,
     Ipv6,
     Uri,
     UriReference,
+    Iri,
+    IriReference,
+    UriTemplate,
     Uuid,
     JsonPointer,
+    RelativeJsonPointer,
     Regex,
 }
 
@@ -1377,6 +1388,13 @@ impl Format {
             Format::Uuid => "uuid",
             Format::JsonPointer => "json-pointer",
             Format::Regex => "regex",
+            Format::HostnameRfc1123 => "hostname",
+            Format::IdnHostname => "idn-hostname",
+            Format::IdnEmail => "idn-email",
+            Format::Iri => "iri",
+            Format::IriReference => "iri-reference",
+            Format::UriTemplate => "uri-template",
+            Format::RelativeJsonPointer => "relative-json-pointer",
         }
     }
 }

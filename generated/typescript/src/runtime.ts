@@ -366,6 +366,9 @@ export function wordCount(s: string): number {
 /** `multipleOf` with the tolerance of docs/validation.md. */
 export function isMultipleOf(v: number, m: number): boolean {
   const q = v / m;
+  // The quotient overflows: the exact remainder decides (`1e308` of `0.5`).
+  if (Number.isFinite(v) && !Number.isFinite(q) && !Number.isNaN(q))
+    return v % m === 0;
   if (!Number.isFinite(q)) return false;
   return Math.abs(q - Math.floor(q + 0.5)) <= 1e-9 * Math.max(1, Math.abs(q));
 }
@@ -587,6 +590,25 @@ const DISALLOWED: Ranges = [
   [0x2000, 0x200b], [0x200e, 0x206f], [0x302e, 0x302f], [0x3031, 0x3035],
   [0x303b, 0x303b], [0xfff0, 0xffff],
 ];
+// Letters that join (Arabic, Syriac, N'Ko, Mandaic): where a ZERO WIDTH NON-JOINER may
+// stand between two of them (RFC 5892 A.1, its joining-type expression, simplified).
+// prettier-ignore
+const JOINING: Ranges = [
+  [0x0620, 0x064a], [0x066e, 0x06d3], [0x06d5, 0x06d5], [0x06ee, 0x06ef],
+  [0x06fa, 0x06ff], [0x0710, 0x074f], [0x0750, 0x077f], [0x07ca, 0x07ea],
+  [0x0840, 0x0858], [0x0860, 0x086a], [0x08a0, 0x08c9],
+];
+// Right-to-left letters (bidi classes R and AL) and Arabic numbers (AN), for RFC 5893.
+// prettier-ignore
+const RTL: Ranges = [
+  [0x0590, 0x08ff], [0xfb1d, 0xfdff], [0xfe70, 0xfeff], [0x10800, 0x10fff],
+  [0x1e800, 0x1efff],
+];
+// prettier-ignore
+const ARABIC_NUMBERS: Ranges = [
+  [0x0600, 0x0605], [0x0660, 0x0669], [0x066b, 0x066c], [0x06dd, 0x06dd],
+  [0x0890, 0x0891], [0x08e2, 0x08e2], [0x10e60, 0x10e7e],
+];
 const GREEK: Ranges = [
   [0x0370, 0x03ff],
   [0x1f00, 0x1fff],
@@ -692,7 +714,8 @@ function isULabel(cps: readonly number[]): boolean {
     } else if (c === 0x200d) {
       if (!inRanges(prev, VIRAMAS)) return false;
     } else if (c === 0x200c) {
-      if (!inRanges(prev, VIRAMAS) && (prev < 0 || after < 0)) return false;
+      const joins = inRanges(prev, JOINING) && inRanges(after, JOINING);
+      if (!inRanges(prev, VIRAMAS) && !joins) return false;
     }
     arabic = arabic || (c >= 0x0660 && c <= 0x0669);
     eastern = eastern || (c >= 0x06f0 && c <= 0x06f9);
@@ -877,6 +900,162 @@ export function isUuid(s: string): boolean {
 /** An RFC 6901 JSON Pointer. */
 export function isJsonPointer(s: string): boolean {
   return /^(\/([^~]|~[01])*)*$/u.test(s);
+}
+
+/** RFC 1034/1123 host name, as drafts 4 and 6 read `hostname` (no IDNA rule). */
+export function isHostnameRfc1123(s: string): boolean {
+  if (s.length === 0 || s.length > 253) return false;
+  return s.split(".").every((label) => HOST_LABEL.test(label));
+}
+
+/** The bidi class of a code point as RFC 5893 needs it: `R` (R, AL), `A` (AN), `E` (EN),
+ * `M` (NSM), `O` (`-`, ZWNJ, ZWJ) or `L`. */
+function bidiClass(c: number): string {
+  if ((c >= 0x30 && c <= 0x39) || (c >= 0x06f0 && c <= 0x06f9)) return "E";
+  if (inRanges(c, ARABIC_NUMBERS)) return "A";
+  if (inRanges(c, MARKS)) return "M";
+  if (inRanges(c, RTL)) return "R";
+  if (c === 0x2d || c === 0x200c || c === 0x200d) return "O";
+  return "L";
+}
+
+/** RFC 5893 section 2, applied to every label when one holds a right-to-left character. */
+function bidiOk(labels: readonly (readonly number[])[]): boolean {
+  const classes = labels.map((l) => l.map(bidiClass));
+  if (!classes.some((l) => l.some((c) => c === "R" || c === "A"))) return true;
+  return classes.every((l) => {
+    const last = [...l].reverse().find((c) => c !== "M");
+    if (l[0] === "R") {
+      return (
+        !l.includes("L") &&
+        (last === "R" || last === "E" || last === "A") &&
+        !(l.includes("E") && l.includes("A"))
+      );
+    }
+    if (l[0] === "L") {
+      return (
+        !l.some((c) => c === "R" || c === "A") && (last === "L" || last === "E")
+      );
+    }
+    return false;
+  });
+}
+
+/** RFC 5890 internationalized host name: labels separated by `.` or its three ideographic
+ * forms, each an ASCII host-name label (a valid A-label when `xn--`) or a U-label, at most
+ * 63 octets as an A-label, 253 in all, under the Bidi rule. */
+export function isIdnHostname(s: string): boolean {
+  const name = s.replace(/[\u3002\uff0e\uff61]/gu, ".");
+  const labels: number[][] = [];
+  let total = 0;
+  for (const label of name.split(".")) {
+    if (/^[\x00-\x7f]*$/u.test(label)) {
+      if (!isHostname(label)) return false;
+      let cps: number[];
+      if (label.slice(0, 4).toLowerCase() === "xn--") {
+        // The encoder writes no delimiter when there is no basic code point.
+        if (label.slice(4).lastIndexOf("-") === 0) return false;
+        cps = punycode(label.slice(4)) ?? [];
+      } else {
+        cps = Array.from(label, (c) => c.charCodeAt(0));
+      }
+      total += label.length + 1;
+      labels.push(cps);
+    } else {
+      const cps = Array.from(label, (c) => c.codePointAt(0) ?? 0);
+      // The A-label's length is at least `xn--`, the basic code points and a delimiter, and
+      // one character per other code point.
+      const basic = cps.filter((c) => c < 0x80).length;
+      const aLabel = 4 + cps.length + (basic > 0 ? 1 : 0);
+      if (!isULabel(cps) || aLabel > 63) return false;
+      total += aLabel + 1;
+      labels.push(cps);
+    }
+  }
+  return total <= 254 && bidiOk(labels);
+}
+
+/** RFC 6531 mailbox: `email` with any non-ASCII character allowed in the local part and an
+ * internationalized host name as the domain. */
+export function isIdnEmail(s: string): boolean {
+  const at = s.lastIndexOf("@");
+  if (at < 0) return false;
+  const local = Array.from(s.slice(0, at), (c) =>
+    c.charCodeAt(0) < 0x80 ? c : "a",
+  ).join("");
+  const domain = s.slice(at + 1);
+  if (/^[\x00-\x7f]*$/u.test(domain)) return isEmail(`${local}@${domain}`);
+  return isEmail(`${local}@a`) && isIdnHostname(domain);
+}
+
+/** RFC 3987 IRI (`absolute`) or IRI reference: a URI (reference) once every character from
+ * U+00A0 up stands for an unreserved one (`~`). */
+function isIriLike(s: string, absolute: boolean): boolean {
+  if (/[\x80-\x9f]/u.test(s)) return false;
+  const chars = Array.from(s, (c) => (c.charCodeAt(0) < 0x80 ? c : "~"));
+  return isUriLike(chars.join(""), absolute);
+}
+
+/** An absolute IRI (RFC 3987, with a scheme). */
+export function isIri(s: string): boolean {
+  return isIriLike(s, true);
+}
+
+/** An IRI or a relative IRI reference (RFC 3987). */
+export function isIriReference(s: string): boolean {
+  return isIriLike(s, false);
+}
+
+/** `varname [":" max-length | "*"]`, `max-length` 1 to 9999 without a leading zero. */
+function isVarspec(v: string): boolean {
+  const colon = v.indexOf(":");
+  let name: string;
+  if (colon >= 0) {
+    if (!/^[1-9][0-9]{0,3}$/u.test(v.slice(colon + 1))) return false;
+    name = v.slice(0, colon);
+  } else {
+    name = v.endsWith("*") ? v.slice(0, -1) : v;
+  }
+  return /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*$/u.test(
+    name,
+  );
+}
+
+/** RFC 6570 URI Template (level 4): literals and `{[operator]varspec,...}` expressions. */
+export function isUriTemplate(s: string): boolean {
+  let i = 0;
+  while (i < s.length) {
+    const c = s.codePointAt(i) ?? 0;
+    if (c === 0x7b) {
+      const end = s.indexOf("}", i);
+      if (end < 0) return false;
+      let body = s.slice(i + 1, end);
+      if ("+#./;?&".includes(body.charAt(0)) && body !== "")
+        body = body.slice(1);
+      if (!body.split(",").every(isVarspec)) return false;
+      i = end + 1;
+    } else if (c === 0x25) {
+      if (!(HEX.test(s.charAt(i + 1)) && HEX.test(s.charAt(i + 2))))
+        return false;
+      i += 3;
+    } else if (c >= 0xa0) {
+      i += c > 0xffff ? 2 : 1;
+    } else if (c >= 0x21 && c <= 0x7e && !'"<>\\^`{|}'.includes(s.charAt(i))) {
+      i += 1;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Relative JSON Pointer: a non-negative integer without leading zeros, then `#` or a JSON
+ * Pointer. */
+export function isRelativeJsonPointer(s: string): boolean {
+  const m = /^(0|[1-9][0-9]*)(.*)$/su.exec(s);
+  if (m === null) return false;
+  const rest = m[2] ?? "";
+  return rest === "#" || isJsonPointer(rest);
 }
 
 /** An ECMA-262 regular expression. */

@@ -692,6 +692,13 @@ pub(super) fn format_func(f: Format) -> &'static str {
         Format::Uuid => "is_uuid",
         Format::JsonPointer => "is_json_pointer",
         Format::Regex => "is_regex",
+        Format::HostnameRfc1123 => "is_hostname_rfc1123",
+        Format::IdnHostname => "is_idn_hostname",
+        Format::IdnEmail => "is_idn_email",
+        Format::Iri => "is_iri",
+        Format::IriReference => "is_iri_reference",
+        Format::UriTemplate => "is_uri_template",
+        Format::RelativeJsonPointer => "is_relative_json_pointer",
     }
 }
 

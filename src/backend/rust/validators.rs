@@ -144,6 +144,13 @@ fn format_variant(f: Format) -> &'static str {
         Format::Uuid => "Format::Uuid",
         Format::JsonPointer => "Format::JsonPointer",
         Format::Regex => "Format::Regex",
+        Format::HostnameRfc1123 => "Format::HostnameRfc1123",
+        Format::IdnHostname => "Format::IdnHostname",
+        Format::IdnEmail => "Format::IdnEmail",
+        Format::Iri => "Format::Iri",
+        Format::IriReference => "Format::IriReference",
+        Format::UriTemplate => "Format::UriTemplate",
+        Format::RelativeJsonPointer => "Format::RelativeJsonPointer",
     }
 }
 

@@ -1280,5 +1280,12 @@ fn format_fn(f: Format) -> &'static str {
         Format::Uuid => "isUuid",
         Format::JsonPointer => "isJsonPointer",
         Format::Regex => "isRegex",
+        Format::HostnameRfc1123 => "isHostnameRfc1123",
+        Format::IdnHostname => "isIdnHostname",
+        Format::IdnEmail => "isIdnEmail",
+        Format::Iri => "isIri",
+        Format::IriReference => "isIriReference",
+        Format::UriTemplate => "isUriTemplate",
+        Format::RelativeJsonPointer => "isRelativeJsonPointer",
     }
 }

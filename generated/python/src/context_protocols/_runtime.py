@@ -137,8 +137,6 @@ _MESSAGES: Final = {
     "uniqueItems": "has duplicate items",
     "items": "no item is allowed here",
     "additionalItems": "no item is allowed here",
-    "unevaluatedItems": "no unevaluated item is allowed here",
-    "unevaluatedProperties": "no unevaluated property is allowed here",
     "contains": "has fewer than {} matching items",
     "maxContains": "has more than {} matching items",
     "additionalProperties": "has unexpected {}",
@@ -451,7 +449,11 @@ def count_true(*results: bool) -> int:
 
 def multiple_of(v: float, m: float) -> bool:
     """``multipleOf`` with the shared tolerance of docs/validation.md."""
-    q = f64(v) / m
+    x = f64(v)
+    q = x / m
+    if math.isinf(q) and math.isfinite(x):
+        # The quotient overflows: the exact remainder decides (``1e308`` of ``0.5``).
+        return math.fmod(x, m) == 0.0
     if math.isinf(q) or math.isnan(q):
         return False
     return abs(q - math.floor(q + 0.5)) <= 1e-9 * max(1.0, abs(q))
@@ -492,120 +494,6 @@ def has_unknown(
 
 
 Validator = Callable[[Any, str, "list[Violation] | None"], bool]
-
-
-class _Seen(NamedTuple):
-    """What the table of an unevaluated check marks evaluated."""
-
-    names: set[str]
-    patterns: list[Pattern]
-    prefix: int
-    contains: list[Validator]
-
-
-def _evaluated(
-    v: Any,
-    p: str,
-    table: list[Any],
-    nodes: tuple[Validator, ...],
-    patterns: tuple[Pattern, ...],
-) -> _Seen | None:
-    """Walks the table of an unevaluated check from its first entry, without recursion,
-    deciding each guard node at most once (docs/validation.md); ``None``: everything is
-    evaluated."""
-    seen = _Seen(set(), [], 0, [])
-    prefix = 0
-    valid: dict[int, bool] = {}
-
-    def is_valid(k: int) -> bool:
-        if k not in valid:
-            valid[k] = nodes[k](v, p, None)
-        return valid[k]
-
-    visited: set[int] = set()
-    stack = [0]
-    while stack:
-        e = stack.pop()
-        if e in visited or e >= len(table):
-            continue
-        visited.add(e)
-        entry = table[e]
-        if entry.get("all"):
-            return None
-        seen.names.update(entry.get("names", ()))
-        seen.patterns.extend(patterns[i] for i in entry.get("patterns", ()))
-        prefix = max(prefix, entry.get("prefix", 0))
-        seen.contains.extend(nodes[i] for i in entry.get("contains", ()))
-        for g in reversed(entry.get("edges", ())):
-            if (
-                all(h in v for h in g.get("has", ()))
-                and all(is_valid(k) for k in g.get("valid", ()))
-                and not any(is_valid(k) for k in g.get("invalid", ()))
-            ):
-                stack.append(g["to"])
-    return seen._replace(prefix=prefix)
-
-
-def unevaluated_properties(
-    v: Any,
-    p: str,
-    out: list[Violation] | None,
-    table: list[Any],
-    nodes: tuple[Validator, ...],
-    patterns: tuple[Pattern, ...],
-    node: Validator | None,
-) -> bool:
-    """``unevaluatedProperties``: ``node`` (``None`` for ``false``) applies to every
-    property the table does not mark evaluated."""
-    if not isinstance(v, dict):
-        return True
-    seen = _evaluated(v, p, table, nodes, patterns)
-    if seen is None:
-        return True
-    ok = True
-    for k, x in v.items():
-        if k in seen.names or matches_any(tuple(seen.patterns), k):
-            continue
-        here = p + "/" + esc(k)
-        if node is not None and node(x, here, out):
-            continue
-        if out is None:
-            return False
-        if node is None:
-            out.append(fail(here, "unevaluatedProperties", None))
-        ok = False
-    return ok
-
-
-def unevaluated_items(
-    v: Any,
-    p: str,
-    out: list[Violation] | None,
-    table: list[Any],
-    nodes: tuple[Validator, ...],
-    patterns: tuple[Pattern, ...],
-    node: Validator | None,
-) -> bool:
-    """``unevaluatedItems``: ``node`` (``None`` for ``false``) applies to every item the
-    table does not mark evaluated."""
-    if not isinstance(v, list):
-        return True
-    seen = _evaluated(v, p, table, nodes, patterns)
-    if seen is None:
-        return True
-    ok = True
-    for i in range(seen.prefix, len(v)):
-        here = p + "/" + str(i)
-        if any(c(v[i], here, None) for c in seen.contains):
-            continue
-        if node is not None and node(v[i], here, out):
-            continue
-        if out is None:
-            return False
-        if node is None:
-            out.append(fail(here, "unevaluatedItems", None))
-        ok = False
-    return ok
 
 
 def check(validator: Validator, data: Any) -> None:
@@ -1118,6 +1006,22 @@ _DISALLOWED = (
     (0x2000, 0x200B), (0x200E, 0x206F), (0x302E, 0x302F), (0x3031, 0x3035),
     (0x303B, 0x303B), (0xFFF0, 0xFFFF),
 )  # fmt: skip
+# Letters that join (Arabic, Syriac, N'Ko, Mandaic): where a ZERO WIDTH NON-JOINER may stand
+# between two of them (RFC 5892 A.1, its joining-type expression, simplified).
+_JOINING = (
+    (0x0620, 0x064A), (0x066E, 0x06D3), (0x06D5, 0x06D5), (0x06EE, 0x06EF),
+    (0x06FA, 0x06FF), (0x0710, 0x074F), (0x0750, 0x077F), (0x07CA, 0x07EA),
+    (0x0840, 0x0858), (0x0860, 0x086A), (0x08A0, 0x08C9),
+)  # fmt: skip
+# Right-to-left letters (bidi classes R and AL) and Arabic numbers (AN), for RFC 5893.
+_RTL = (
+    (0x0590, 0x08FF), (0xFB1D, 0xFDFF), (0xFE70, 0xFEFF), (0x10800, 0x10FFF),
+    (0x1E800, 0x1EFFF),
+)  # fmt: skip
+_ARABIC_NUMBERS = (
+    (0x0600, 0x0605), (0x0660, 0x0669), (0x066B, 0x066C), (0x06DD, 0x06DD),
+    (0x0890, 0x0891), (0x08E2, 0x08E2), (0x10E60, 0x10E7E),
+)  # fmt: skip
 _GREEK = ((0x0370, 0x03FF), (0x1F00, 0x1FFF))
 _HEBREW = ((0x0590, 0x05FF),)
 _KANA_HAN = (
@@ -1219,7 +1123,9 @@ def _u_label(cps: list[int]) -> bool:
         elif c == 0x200D:
             if not _in(prev, _VIRAMAS):
                 return False
-        elif c == 0x200C and not _in(prev, _VIRAMAS) and (prev < 0 or after < 0):
+        elif c == 0x200C and not (
+            _in(prev, _VIRAMAS) or (_in(prev, _JOINING) and _in(after, _JOINING))
+        ):
             return False
         arabic = arabic or 0x0660 <= c <= 0x0669
         eastern = eastern or 0x06F0 <= c <= 0x06F9
@@ -1347,6 +1253,178 @@ _POINTER = re.compile(r"(?:/(?:[^~/]|~[01])*)*\Z")
 def is_json_pointer(s: str) -> bool:
     """RFC 6901 JSON Pointer."""
     return _POINTER.match(s) is not None
+
+
+def is_hostname_rfc1123(s: str) -> bool:
+    """RFC 1034/1123 host name, as drafts 4 and 6 read ``hostname`` (no IDNA rule)."""
+    if not s or len(s) > 253:
+        return False
+    return all(_LABEL.match(label) is not None for label in s.split("."))
+
+
+def _bidi_class(c: int) -> str:
+    """The bidi class of a code point as RFC 5893 needs it: ``R`` (R, AL), ``A`` (AN), ``E``
+    (EN), ``M`` (NSM), ``O`` (``-``, ZWNJ, ZWJ) or ``L``.
+    """
+    if 0x30 <= c <= 0x39 or 0x06F0 <= c <= 0x06F9:
+        return "E"
+    if _in(c, _ARABIC_NUMBERS):
+        return "A"
+    if _in(c, _MARKS):
+        return "M"
+    if _in(c, _RTL):
+        return "R"
+    if c in (0x2D, 0x200C, 0x200D):
+        return "O"
+    return "L"
+
+
+def _bidi(labels: list[list[int]]) -> bool:
+    """RFC 5893 section 2, applied to every label when one holds a right-to-left character."""
+    classes = [[_bidi_class(c) for c in label] for label in labels]
+    if not any(c in ("R", "A") for label in classes for c in label):
+        return True
+    for label in classes:
+        last = next((c for c in reversed(label) if c != "M"), None)
+        first = label[0] if label else None
+        if first == "R":
+            if (
+                "L" in label
+                or last not in ("R", "E", "A")
+                or ("E" in label and "A" in label)
+            ):
+                return False
+        elif first == "L":
+            if "R" in label or "A" in label or last not in ("L", "E"):
+                return False
+        else:
+            return False
+    return True
+
+
+def is_idn_hostname(s: str) -> bool:
+    """RFC 5890 internationalized host name: labels separated by ``.`` or its three
+    ideographic forms, each an ASCII host-name label (a valid A-label when ``xn--``) or a
+    U-label, at most 63 octets as an A-label, 253 in all, under the Bidi rule.
+    """
+    name = s.replace("\u3002", ".").replace("\uff0e", ".").replace("\uff61", ".")
+    labels: list[list[int]] = []
+    total = 0
+    for label in name.split("."):
+        if label.isascii():
+            if not is_hostname(label):
+                return False
+            if label[:4].lower() == "xn--":
+                # The encoder writes no delimiter when there is no basic code point.
+                if label[4:].rfind("-") == 0:
+                    return False
+                cps = _punycode(label[4:]) or []
+            else:
+                cps = [ord(c) for c in label]
+            total += len(label) + 1
+            labels.append(cps)
+        else:
+            cps = [ord(c) for c in label]
+            # The A-label's length is at least ``xn--``, the basic code points and a
+            # delimiter, and one character per other code point.
+            basic = sum(1 for c in cps if c < 0x80)
+            a_label = 4 + len(cps) + (1 if basic else 0)
+            if not _u_label(cps) or a_label > 63:
+                return False
+            total += a_label + 1
+            labels.append(cps)
+    return total <= 254 and _bidi(labels)
+
+
+def is_idn_email(s: str) -> bool:
+    """RFC 6531 mailbox: ``email`` with any non-ASCII character allowed in the local part and
+    an internationalized host name as the domain.
+    """
+    at = s.rfind("@")
+    if at < 0:
+        return False
+    local = "".join(c if ord(c) < 0x80 else "a" for c in s[:at])
+    domain = s[at + 1 :]
+    if domain.isascii():
+        return is_email(f"{local}@{domain}")
+    return is_email(f"{local}@a") and is_idn_hostname(domain)
+
+
+def _iri(s: str, absolute: bool) -> bool:
+    """RFC 3987 IRI (``absolute``) or IRI reference: a URI (reference) once every character
+    from U+00A0 up stands for an unreserved one (``~``).
+    """
+    if any(0x80 <= ord(c) < 0xA0 for c in s):
+        return False
+    return _uri("".join(c if ord(c) < 0x80 else "~" for c in s), absolute)
+
+
+def is_iri(s: str) -> bool:
+    """RFC 3987 IRI (with a scheme)."""
+    return _iri(s, True)
+
+
+def is_iri_reference(s: str) -> bool:
+    """RFC 3987 IRI reference: an IRI or a relative reference."""
+    return _iri(s, False)
+
+
+_VARNAME = re.compile(
+    r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*\Z"
+)
+_MAX_LENGTH = re.compile(r"[1-9][0-9]{0,3}\Z")
+
+
+def _varspec(v: str) -> bool:
+    """``varname [":" max-length | "*"]``, ``max-length`` 1 to 9999 without a leading zero."""
+    colon = v.find(":")
+    if colon >= 0:
+        if _MAX_LENGTH.match(v[colon + 1 :]) is None:
+            return False
+        name = v[:colon]
+    else:
+        name = v.removesuffix("*")
+    return _VARNAME.match(name) is not None
+
+
+def is_uri_template(s: str) -> bool:
+    """RFC 6570 URI Template (level 4): literals and ``{[operator]varspec,...}`` expressions."""
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        if c == "{":
+            end = s.find("}", i)
+            if end < 0:
+                return False
+            body = s[i + 1 : end]
+            if body and body[0] in "+#./;?&":
+                body = body[1:]
+            if not all(_varspec(v) for v in body.split(",")):
+                return False
+            i = end + 1
+        elif c == "%":
+            if i + 2 >= n or s[i + 1] not in _HEX or s[i + 2] not in _HEX:
+                return False
+            i += 3
+        elif ord(c) >= 0xA0 or (0x21 <= ord(c) <= 0x7E and c not in '"<>\\^`{|}'):
+            i += 1
+        else:
+            return False
+    return True
+
+
+_RELATIVE_POINTER = re.compile(r"(0|[1-9][0-9]*)(.*)\Z", re.DOTALL)
+
+
+def is_relative_json_pointer(s: str) -> bool:
+    """Relative JSON Pointer: a non-negative integer without leading zeros, then ``#`` or a
+    JSON Pointer.
+    """
+    m = _RELATIVE_POINTER.match(s)
+    if m is None:
+        return False
+    rest = m.group(2)
+    return rest == "#" or is_json_pointer(rest)
 
 
 # --- bounds on hostile instances (docs/validation.md, "Nesting") ----------------------

@@ -1,5 +1,6 @@
 //! The conformance run: collect the suite's groups, generate bindings for all of them in one
-//! batch per draft, run every case in every language, and compare.
+//! batch per draft (two in 2019-09 and 2020-12: the `optional/format` files with format
+//! assertion on, the others with the default), run every case in every language, and compare.
 
 pub mod langs;
 pub mod report;
@@ -13,8 +14,14 @@ use ctxgen::{Config, Lang};
 
 /// The drafts, in report order, with the `$schema` a group's schema gets when it has none.
 pub const DRAFTS: &[(&str, &str)] = &[
-    ("draft2020-12", "https://json-schema.org/draft/2020-12/schema"),
-    ("draft2019-09", "https://json-schema.org/draft/2019-09/schema"),
+    (
+        "draft2020-12",
+        "https://json-schema.org/draft/2020-12/schema",
+    ),
+    (
+        "draft2019-09",
+        "https://json-schema.org/draft/2019-09/schema",
+    ),
     ("draft7", "http://json-schema.org/draft-07/schema#"),
     ("draft6", "http://json-schema.org/draft-06/schema#"),
     ("draft4", "http://json-schema.org/draft-04/schema#"),
@@ -71,8 +78,13 @@ fn load_groups(suite: &Path) -> Result<Vec<Group>, String> {
         let root = suite.join(draft);
         for path in json_files(&root) {
             let rel = path.strip_prefix(&root).unwrap_or(&path);
-            let keyword = rel.with_extension("").display().to_string().replace('\\', "/");
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let keyword = rel
+                .with_extension("")
+                .display()
+                .to_string()
+                .replace('\\', "/");
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             let doc: Value =
                 serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             let file = format!("{draft}/{}.json", keyword);
@@ -172,18 +184,26 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
         })
         .collect();
     let mut errors = Vec::new();
-    for (draft, meta) in DRAFTS {
-        if !groups.iter().any(|g| g.draft == *draft) {
+    for ((draft, meta), assert) in DRAFTS.iter().flat_map(|d| [(d, false), (d, true)]) {
+        // 2019-09 and 2020-12 make `format` an annotation by default: the required files run
+        // with the default, the `optional/format` files (which are about assertion) with
+        // `assert_formats`. Earlier drafts always assert, so they run in one batch.
+        let late = matches!(*draft, "draft2020-12" | "draft2019-09");
+        let in_batch = |g: &Group| {
+            g.draft == *draft && (!late || g.keyword.starts_with("optional/format/") == assert)
+        };
+        if (assert && !late) || !groups.iter().any(in_batch) {
             continue;
         }
-        let dir = work.join("schemas").join(draft);
+        let batch = if assert {
+            format!("{draft}-formats")
+        } else {
+            draft.to_string()
+        };
+        let dir = work.join("schemas").join(&batch);
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let mut accepted = Vec::new();
-        for (i, g) in groups
-            .iter_mut()
-            .enumerate()
-            .filter(|(_, g)| g.draft == *draft)
-        {
+        for (i, g) in groups.iter_mut().enumerate().filter(|(_, g)| in_batch(g)) {
             let mut schema = g.schema.clone();
             if let Some(o) = schema.as_object_mut() {
                 o.entry("$schema")
@@ -198,6 +218,7 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
                 &[Lang::Rust],
                 &work.join("probe"),
             )
+            .assert_formats(assert)
             .render()
             {
                 Ok(_) => accepted.push((i, file)),
@@ -205,8 +226,9 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
             }
         }
         let files: Vec<PathBuf> = accepted.iter().map(|(_, f)| f.clone()).collect();
-        let out = work.join("out").join(draft);
-        let cfg = config(files, &remotes, &langs, &out);
+        let out = work.join("out").join(&batch);
+        let mut cfg = config(files, &remotes, &langs, &out);
+        cfg.assert_formats(assert);
         cfg.generate()
             .map_err(|e| format!("batch generation failed: {e}"))?;
         let roots = cfg.root_types().map_err(|e| e.to_string())?;
@@ -232,9 +254,9 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
             let results = match langs::run(lang, &out, work, &cases) {
                 Ok(r) => r,
                 Err(e) => {
-                    eprintln!("{lang} ({draft}): {e}");
+                    eprintln!("{lang} ({batch}): {e}");
                     errors.push(format!(
-                        "{lang} ({draft}): {}",
+                        "{lang} ({batch}): {}",
                         e.lines().last().unwrap_or("")
                     ));
                     vec![None; cases.len()]
