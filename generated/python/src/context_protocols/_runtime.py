@@ -137,6 +137,8 @@ _MESSAGES: Final = {
     "uniqueItems": "has duplicate items",
     "items": "no item is allowed here",
     "additionalItems": "no item is allowed here",
+    "unevaluatedItems": "no unevaluated item is allowed here",
+    "unevaluatedProperties": "no unevaluated property is allowed here",
     "contains": "has fewer than {} matching items",
     "maxContains": "has more than {} matching items",
     "additionalProperties": "has unexpected {}",
@@ -494,6 +496,120 @@ def has_unknown(
 
 
 Validator = Callable[[Any, str, "list[Violation] | None"], bool]
+
+
+class _Seen(NamedTuple):
+    """What the table of an unevaluated check marks evaluated."""
+
+    names: set[str]
+    patterns: list[Pattern]
+    prefix: int
+    contains: list[Validator]
+
+
+def _evaluated(
+    v: Any,
+    p: str,
+    table: list[Any],
+    nodes: tuple[Validator, ...],
+    patterns: tuple[Pattern, ...],
+) -> _Seen | None:
+    """Walks the table of an unevaluated check from its first entry, without recursion,
+    deciding each guard node at most once (docs/validation.md); ``None``: everything is
+    evaluated."""
+    seen = _Seen(set(), [], 0, [])
+    prefix = 0
+    valid: dict[int, bool] = {}
+
+    def is_valid(k: int) -> bool:
+        if k not in valid:
+            valid[k] = nodes[k](v, p, None)
+        return valid[k]
+
+    visited: set[int] = set()
+    stack = [0]
+    while stack:
+        e = stack.pop()
+        if e in visited or e >= len(table):
+            continue
+        visited.add(e)
+        entry = table[e]
+        if entry.get("all"):
+            return None
+        seen.names.update(entry.get("names", ()))
+        seen.patterns.extend(patterns[i] for i in entry.get("patterns", ()))
+        prefix = max(prefix, entry.get("prefix", 0))
+        seen.contains.extend(nodes[i] for i in entry.get("contains", ()))
+        for g in reversed(entry.get("edges", ())):
+            if (
+                all(h in v for h in g.get("has", ()))
+                and all(is_valid(k) for k in g.get("valid", ()))
+                and not any(is_valid(k) for k in g.get("invalid", ()))
+            ):
+                stack.append(g["to"])
+    return seen._replace(prefix=prefix)
+
+
+def unevaluated_properties(
+    v: Any,
+    p: str,
+    out: list[Violation] | None,
+    table: list[Any],
+    nodes: tuple[Validator, ...],
+    patterns: tuple[Pattern, ...],
+    node: Validator | None,
+) -> bool:
+    """``unevaluatedProperties``: ``node`` (``None`` for ``false``) applies to every
+    property the table does not mark evaluated."""
+    if not isinstance(v, dict):
+        return True
+    seen = _evaluated(v, p, table, nodes, patterns)
+    if seen is None:
+        return True
+    ok = True
+    for k, x in v.items():
+        if k in seen.names or matches_any(tuple(seen.patterns), k):
+            continue
+        here = p + "/" + esc(k)
+        if node is not None and node(x, here, out):
+            continue
+        if out is None:
+            return False
+        if node is None:
+            out.append(fail(here, "unevaluatedProperties", None))
+        ok = False
+    return ok
+
+
+def unevaluated_items(
+    v: Any,
+    p: str,
+    out: list[Violation] | None,
+    table: list[Any],
+    nodes: tuple[Validator, ...],
+    patterns: tuple[Pattern, ...],
+    node: Validator | None,
+) -> bool:
+    """``unevaluatedItems``: ``node`` (``None`` for ``false``) applies to every item the
+    table does not mark evaluated."""
+    if not isinstance(v, list):
+        return True
+    seen = _evaluated(v, p, table, nodes, patterns)
+    if seen is None:
+        return True
+    ok = True
+    for i in range(seen.prefix, len(v)):
+        here = p + "/" + str(i)
+        if any(c(v[i], here, None) for c in seen.contains):
+            continue
+        if node is not None and node(v[i], here, out):
+            continue
+        if out is None:
+            return False
+        if node is None:
+            out.append(fail(here, "unevaluatedItems", None))
+        ok = False
+    return ok
 
 
 def check(validator: Validator, data: Any) -> None:
