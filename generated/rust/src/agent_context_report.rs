@@ -26,26 +26,31 @@ pub struct AgentContextReport {
 
 impl AgentContextReport {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n0, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n0, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n0, self)
     }
@@ -93,26 +98,31 @@ pub struct ContextReport {
 
 impl ContextReport {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n1, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n1, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n1, self)
     }
@@ -143,26 +153,31 @@ pub struct ContextWindow {
 
 impl ContextWindow {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n5, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n5, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n5, self)
     }
@@ -231,26 +246,31 @@ impl std::convert::TryFrom<&str> for Freshness {
 
 impl Freshness {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n10, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n10, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n10, self)
     }
@@ -272,26 +292,31 @@ pub struct FileCategoryCounts {
 
 impl FileCategoryCounts {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n9, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n9, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n9, self)
     }
@@ -334,26 +359,31 @@ pub struct LoadedProject {
 
 impl LoadedProject {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n8, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n8, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n8, self)
     }
@@ -390,26 +420,31 @@ pub struct LoadedTask {
 
 impl LoadedTask {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n12, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n12, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n12, self)
     }
@@ -442,26 +477,31 @@ pub struct LoadedDocument {
 
 impl LoadedDocument {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n15, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n15, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n15, self)
     }
@@ -492,26 +532,31 @@ pub struct Capabilities {
 
 impl Capabilities {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n16, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n16, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n16, self)
     }
@@ -548,26 +593,31 @@ pub struct MemoryState {
 
 impl MemoryState {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n19, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n19, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n19, self)
     }
@@ -603,26 +653,31 @@ pub struct ReportContextInput {
 
 impl ReportContextInput {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n20, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n20, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n20, self)
     }

@@ -145,9 +145,13 @@ pub fn validate(type_name: &str, value: &Value) -> Option<Result<(), ValidationE
 }
 
 /// Parses a JSON value as the named type and serializes it back; `None` for an unknown name.
+///
+/// Inline: it reaches the serde code of every type, which is compiled only in a crate that
+/// calls it (a test harness, say), not in every build of this crate.
+#[inline]
 pub fn round_trip(type_name: &str, value: Value) -> Option<Result<Value, Error>> {
     fn back<T: serde::Serialize>(t: Result<T, Error>) -> Result<Value, Error> {
-        t.and_then(|t| serde_json::to_value(t).map_err(Error::Json))
+        t.and_then(|t| runtime::to_value(&t))
     }
     Some(match type_name {
         "AgentContextReport" => back(AgentContextReport::from_value(value)),

@@ -36,26 +36,31 @@ pub struct MessageEnvelope {
 
 impl MessageEnvelope {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n24, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n24, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n24, self)
     }

@@ -67,26 +67,31 @@ impl std::convert::TryFrom<&str> for DocumentType {
 
 impl DocumentType {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n26, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n26, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n26, self)
     }
@@ -175,26 +180,31 @@ impl std::convert::TryFrom<&str> for ChapterType {
 
 impl ChapterType {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n27, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n27, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n27, self)
     }
@@ -270,26 +280,31 @@ impl std::convert::TryFrom<&str> for ChapterStatus {
 
 impl ChapterStatus {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n28, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n28, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n28, self)
     }
@@ -361,26 +376,31 @@ impl std::convert::TryFrom<&str> for SectionStatus {
 
 impl SectionStatus {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n29, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n29, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n29, self)
     }
@@ -459,26 +479,31 @@ impl std::convert::TryFrom<&str> for CitationStyle {
 
 impl CitationStyle {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n30, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n30, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n30, self)
     }
@@ -559,26 +584,31 @@ impl std::convert::TryFrom<&str> for MethodologyType {
 
 impl MethodologyType {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n31, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n31, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n31, self)
     }
@@ -644,26 +674,31 @@ impl std::convert::TryFrom<&str> for Tense {
 
 impl Tense {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n32, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n32, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n32, self)
     }
@@ -691,26 +726,31 @@ pub struct TenseRules {
 
 impl TenseRules {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n33, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n33, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n33, self)
     }
@@ -779,26 +819,31 @@ impl std::convert::TryFrom<&str> for HeadingStyle {
 
 impl HeadingStyle {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n34, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n34, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n34, self)
     }
@@ -864,26 +909,31 @@ impl std::convert::TryFrom<&str> for FigurePrefix {
 
 impl FigurePrefix {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n35, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n35, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n35, self)
     }
@@ -946,26 +996,31 @@ impl std::convert::TryFrom<&str> for TablePrefix {
 
 impl TablePrefix {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n36, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n36, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n36, self)
     }
@@ -1031,26 +1086,31 @@ impl std::convert::TryFrom<&str> for EquationNumbering {
 
 impl EquationNumbering {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n37, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n37, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n37, self)
     }
@@ -1080,26 +1140,31 @@ pub struct Formatting {
 
 impl Formatting {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n38, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n38, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n38, self)
     }
@@ -1134,26 +1199,31 @@ pub struct StyleGuide {
 
 impl StyleGuide {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n39, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n39, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n39, self)
     }
@@ -1183,26 +1253,31 @@ pub struct ChapterStyleGuide {
 
 impl ChapterStyleGuide {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n40, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n40, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n40, self)
     }
@@ -1230,26 +1305,31 @@ pub struct SectionStyleGuide {
 
 impl SectionStyleGuide {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n41, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n41, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n41, self)
     }
@@ -1281,26 +1361,31 @@ pub struct GlossaryEntry {
 
 impl GlossaryEntry {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n42, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n42, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n42, self)
     }
@@ -1332,26 +1417,31 @@ pub struct ChapterOutline {
 
 impl ChapterOutline {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n43, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n43, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n43, self)
     }
@@ -1385,26 +1475,31 @@ pub struct ChapterSummary {
 
 impl ChapterSummary {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n45, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n45, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n45, self)
     }
@@ -1430,26 +1525,31 @@ pub struct WordBudget {
 
 impl WordBudget {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n47, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n47, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n47, self)
     }
@@ -1522,26 +1622,31 @@ impl ThesisContext {
 
 impl ThesisContext {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n48, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n48, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n48, self)
     }
@@ -1575,26 +1680,31 @@ pub struct SectionAssignment {
 
 impl SectionAssignment {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n53, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n53, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n53, self)
     }
@@ -1656,26 +1766,31 @@ pub struct ChapterContext {
 
 impl ChapterContext {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n54, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n54, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n54, self)
     }
@@ -1737,26 +1852,31 @@ pub struct SectionContext {
 
 impl SectionContext {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n59, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n59, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n59, self)
     }
@@ -1825,26 +1945,31 @@ impl std::convert::TryFrom<&str> for TargetType {
 
 impl TargetType {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n61, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n61, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n61, self)
     }
@@ -1916,26 +2041,31 @@ impl std::convert::TryFrom<&str> for Severity {
 
 impl Severity {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n62, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n62, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n62, self)
     }
@@ -1972,26 +2102,31 @@ pub struct CategoryScores {
 
 impl CategoryScores {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n63, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n63, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n63, self)
     }
@@ -2027,26 +2162,31 @@ pub struct QualityIssue {
 
 impl QualityIssue {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n64, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n64, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n64, self)
     }
@@ -2074,26 +2214,31 @@ pub struct ContextUsed {
 
 impl ContextUsed {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n65, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n65, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n65, self)
     }
@@ -2147,26 +2292,31 @@ pub struct QualityReport {
 
 impl QualityReport {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n66, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n66, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n66, self)
     }

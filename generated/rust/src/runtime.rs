@@ -268,33 +268,56 @@ pub fn is_valid(node: Node, value: &Value) -> bool {
 /// Validates a JSON value, then builds the typed value from it. A value nested deeper than
 /// [`MAX_DEPTH`] levels is refused ([`Error::TooDeep`]) before anything else.
 pub fn from_value<T: DeserializeOwned>(node: Node, value: Value) -> Result<T, Error> {
-    let depth = value_depth(&value);
-    if depth > MAX_DEPTH {
-        drop_deep(value);
-        return Err(Error::TooDeep);
-    }
-    with_stack(depth, || typed(node, value))
+    let (value, depth) = accept_value(node, value)?;
+    deserialize(value, depth)
 }
 
 /// Parses JSON text, validates it, then builds the typed value. A text nested deeper than
 /// [`MAX_DEPTH`] levels is refused ([`Error::TooDeep`]) before it is parsed.
 pub fn from_json<T: DeserializeOwned>(node: Node, text: &str) -> Result<T, Error> {
+    let (value, depth) = accept_text(node, text)?;
+    deserialize(value, depth)
+}
+
+// The generic functions of this runtime are instantiated once per type of the crate, so they
+// hold only what depends on the type (one serde call on a stack of the right size); the rest
+// is in functions that are compiled once (a large crate builds in release several times
+// faster for it).
+
+/// The type-independent half of [`from_value`]: the depth bound and validation, with the
+/// value's nesting depth.
+#[inline(never)]
+fn accept_value(node: Node, value: Value) -> Result<(Value, usize), Error> {
+    let depth = value_depth(&value);
+    if depth > MAX_DEPTH {
+        drop_deep(value);
+        return Err(Error::TooDeep);
+    }
+    let value = with_stack(depth, || valid_value(node, value))?;
+    Ok((value, depth))
+}
+
+/// The type-independent half of [`from_json`]: the depth bound, parsing and validation.
+#[inline(never)]
+fn accept_text(node: Node, text: &str) -> Result<(Value, usize), Error> {
     let depth = text_depth(text.as_bytes());
     if depth > MAX_DEPTH {
         return Err(Error::TooDeep);
     }
     let value = with_stack(depth, || parse_json(text).map_err(Error::Json))?;
-    with_stack(depth, || typed(node, value))
+    let value = with_stack(depth, || valid_value(node, value))?;
+    Ok((value, depth))
 }
 
-/// Validates a value no deeper than [`MAX_DEPTH`], then builds the typed value from it.
-fn typed<T: DeserializeOwned>(node: Node, value: Value) -> Result<T, Error> {
-    let value = valid_value(node, value)?;
-    serde_json::from_value(value).map_err(Error::Json)
+/// Builds the typed value of a valid value nested `depth` levels deep.
+fn deserialize<T: DeserializeOwned>(value: Value, depth: usize) -> Result<T, Error> {
+    let mut input = Some(value);
+    let mut out = None;
+    grow_dyn(stack_for(depth), &mut || out = input.take().map(serde_json::from_value));
+    out.unwrap_or_else(|| Err(serde::de::Error::custom("not deserialized"))).map_err(Error::Json)
 }
 
-/// The part of [`typed`] that does not depend on the type: validation, and integral floats
-/// made integers.
+/// Validation, and integral floats made integers.
 #[inline(never)]
 fn valid_value(node: Node, mut value: Value) -> Result<Value, Error> {
     check(node, &value).map_err(Error::Invalid)?;
@@ -661,19 +684,33 @@ pub fn null<T>(value: Value, t: T) -> Result<T, serde_json::Error> {
 /// ([`MAX_DEPTH`] levels; `serde_json::to_value` would need more stack than a thread has in a
 /// debug build).
 pub fn to_value<T: Serialize>(value: &T) -> Result<Value, Error> {
-    with_stack(MAX_DEPTH, || serde_json::to_value(value)).map_err(Error::Json)
+    serialized(value, stack_for(MAX_DEPTH)).map_err(Error::Json)
+}
+
+/// `serde_json::to_value` with `need` bytes of stack.
+fn serialized<T: Serialize>(value: &T, need: usize) -> serde_json::Result<Value> {
+    let mut out = None;
+    grow_dyn(need, &mut || out = Some(serde_json::to_value(value)));
+    out.unwrap_or(Ok(Value::Null))
 }
 
 /// The JSON text of a typed value (see [`to_value`]).
 pub fn to_json<T: Serialize>(value: &T) -> Result<String, Error> {
-    with_stack(MAX_DEPTH, || serde_json::to_string(value)).map_err(Error::Json)
+    let mut out = None;
+    grow_dyn(stack_for(MAX_DEPTH), &mut || out = Some(serde_json::to_string(value)));
+    out.unwrap_or_else(|| Ok(String::new())).map_err(Error::Json)
 }
 
 /// Validates a typed value by its JSON form.
 pub fn validate<T: Serialize>(node: Node, value: &T) -> Result<(), ValidationErrors> {
     // A value as deep as this crate parses (`MAX_DEPTH` levels) takes a few megabytes of stack
     // to serialize in a debug build, well under one in a release build.
-    let json = grow(4 * 1024 * 1024, || serde_json::to_value(value));
+    check_json(node, serialized(value, 4 * 1024 * 1024))
+}
+
+/// The type-independent half of [`validate`].
+#[inline(never)]
+fn check_json(node: Node, json: serde_json::Result<Value>) -> Result<(), ValidationErrors> {
     match json {
         Ok(v) => check(node, &v),
         Err(e) => Err(ValidationErrors(vec![Violation {
@@ -1435,19 +1472,18 @@ pub fn guard(node: Node, v: &Value, at: &Loc<'_>, r: &mut Report) -> Option<bool
     None
 }
 
-/// Runs `f`, which handles a value nested `depth` levels deep, where the stack has room for it.
-fn with_stack<R>(depth: usize, f: impl FnOnce() -> R) -> R {
-    let need = depth.saturating_mul(STACK_PER_LEVEL).saturating_add(RED_ZONE);
-    grow(need, f)
+/// Stack for handling a value nested `depth` levels deep.
+fn stack_for(depth: usize) -> usize {
+    depth.saturating_mul(STACK_PER_LEVEL).saturating_add(RED_ZONE)
 }
 
-/// Runs `f` with at least `need` bytes of stack. Every caller goes through one instance of
-/// `stacker::maybe_grow` (for `&mut dyn FnMut()`): a generic call per type and closure would
-/// make thousands of copies of it in a large crate, and release builds slow.
-fn grow<R>(need: usize, f: impl FnOnce() -> R) -> R {
+/// Runs `f`, which handles a value nested `depth` levels deep, where the stack has room for it.
+/// Called only from functions that are not generic: every caller goes through one instance of
+/// `stacker::maybe_grow` (for `&mut dyn FnMut()`).
+fn with_stack<R>(depth: usize, f: impl FnOnce() -> R) -> R {
     let mut f = Some(f);
     let mut out = None;
-    grow_dyn(need, &mut || out = f.take().map(|f| f()));
+    grow_dyn(stack_for(depth), &mut || out = f.take().map(|f| f()));
     out.expect("the closure ran")
 }
 

@@ -78,26 +78,31 @@ impl std::convert::TryFrom<&str> for Engagement {
 
 impl Engagement {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n69, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n69, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n69, self)
     }
@@ -123,26 +128,31 @@ pub struct AlternativeTime {
 
 impl AlternativeTime {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n70, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n70, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n70, self)
     }
@@ -231,26 +241,31 @@ impl std::convert::TryFrom<&str> for AttendeeActionType {
 
 impl AttendeeActionType {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n72, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n72, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n72, self)
     }
@@ -323,26 +338,31 @@ impl std::convert::TryFrom<&str> for ReplySubtype {
 
 impl ReplySubtype {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n73, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n73, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n73, self)
     }
@@ -405,26 +425,31 @@ impl std::convert::TryFrom<&str> for WaitSubtype {
 
 impl WaitSubtype {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n74, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n74, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n74, self)
     }
@@ -490,26 +515,31 @@ impl std::convert::TryFrom<&str> for ConfirmSubtype {
 
 impl ConfirmSubtype {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n75, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n75, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n75, self)
     }
@@ -578,26 +608,31 @@ impl std::convert::TryFrom<&str> for EscalateSubtype {
 
 impl EscalateSubtype {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n76, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n76, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n76, self)
     }
@@ -666,26 +701,31 @@ impl std::convert::TryFrom<&str> for CloseSubtype {
 
 impl CloseSubtype {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n77, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n77, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n77, self)
     }
@@ -704,26 +744,31 @@ pub struct EmptyMetadata {}
 
 impl EmptyMetadata {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n78, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n78, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n78, self)
     }
@@ -747,26 +792,31 @@ pub struct EscalateAlternativesProposedMetadata {
 
 impl EscalateAlternativesProposedMetadata {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n79, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n79, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n79, self)
     }
@@ -790,26 +840,31 @@ pub struct EscalateUnusualMetadata {
 
 impl EscalateUnusualMetadata {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n80, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n80, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n80, self)
     }
@@ -833,26 +888,31 @@ pub struct EscalateInternalMetadata {
 
 impl EscalateInternalMetadata {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n81, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n81, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n81, self)
     }
@@ -898,26 +958,31 @@ pub enum AttendeeNextAction {
 
 impl AttendeeNextAction {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n82, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n82, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n82, self)
     }
@@ -1000,26 +1065,31 @@ impl std::convert::TryFrom<&str> for EventActionType {
 
 impl EventActionType {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n123, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n123, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n123, self)
     }
@@ -1096,26 +1166,31 @@ impl std::convert::TryFrom<&str> for CoordinationInProgressSubtype {
 
 impl CoordinationInProgressSubtype {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n124, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n124, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n124, self)
     }
@@ -1196,26 +1271,31 @@ impl std::convert::TryFrom<&str> for WaitingForDecisionSubtype {
 
 impl WaitingForDecisionSubtype {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n125, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n125, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n125, self)
     }
@@ -1281,26 +1361,31 @@ impl std::convert::TryFrom<&str> for CompleteSubtype {
 
 impl CompleteSubtype {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n126, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n126, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n126, self)
     }
@@ -1322,26 +1407,31 @@ pub struct RescheduleMetadata {
 
 impl RescheduleMetadata {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n127, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n127, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n127, self)
     }
@@ -1363,26 +1453,31 @@ pub struct ResolveConflictMetadata {
 
 impl ResolveConflictMetadata {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n129, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n129, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n129, self)
     }
@@ -1413,26 +1508,31 @@ pub enum EventNextAction {
 
 impl EventNextAction {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n130, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n130, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n130, self)
     }
@@ -1481,26 +1581,31 @@ pub struct AttendeeAnalysis {
 
 impl AttendeeAnalysis {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n155, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n155, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n155, self)
     }
@@ -1528,26 +1633,31 @@ pub struct EventAnalysis {
 
 impl EventAnalysis {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n157, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n157, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n157, self)
     }
@@ -1573,26 +1683,31 @@ pub struct EventDates {
 
 impl EventDates {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n158, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n158, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n158, self)
     }
@@ -1625,26 +1740,31 @@ pub struct Attendee {
 
 impl Attendee {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n159, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n159, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n159, self)
     }
@@ -1684,26 +1804,31 @@ pub struct SchedulingOperation {
 
 impl SchedulingOperation {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n162, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n162, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n162, self)
     }
@@ -1769,26 +1894,31 @@ impl std::convert::TryFrom<&str> for MessageDirection {
 
 impl MessageDirection {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n166, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n166, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n166, self)
     }
@@ -1818,26 +1948,31 @@ pub struct ConversationMessage {
 
 impl ConversationMessage {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n167, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n167, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n167, self)
     }
@@ -1874,26 +2009,31 @@ pub struct Coordination {
 
 impl Coordination {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n168, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n168, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n168, self)
     }
@@ -1921,26 +2061,31 @@ pub struct SchedulingAgentOutput {
 
 impl SchedulingAgentOutput {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n171, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n171, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n171, self)
     }

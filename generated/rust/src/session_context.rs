@@ -38,26 +38,31 @@ pub struct SessionContext {
 
 impl SessionContext {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n172, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n172, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n172, self)
     }
@@ -126,26 +131,31 @@ impl std::convert::TryFrom<&str> for AgentFamily {
 
 impl AgentFamily {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n176, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n176, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n176, self)
     }
@@ -214,26 +224,31 @@ impl std::convert::TryFrom<&str> for CognitiveMode {
 
 impl CognitiveMode {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n177, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n177, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n177, self)
     }
@@ -305,26 +320,31 @@ impl std::convert::TryFrom<&str> for AgentModel {
 
 impl AgentModel {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n178, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n178, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n178, self)
     }
@@ -356,26 +376,31 @@ pub struct AgentRef {
 
 impl AgentRef {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n174, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n174, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n174, self)
     }
@@ -401,26 +426,31 @@ pub struct KeyFinding {
 
 impl KeyFinding {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n196, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n196, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n196, self)
     }
@@ -446,26 +476,31 @@ pub struct OpenQuestion {
 
 impl OpenQuestion {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n199, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n199, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n199, self)
     }
@@ -491,26 +526,31 @@ pub struct Blocker {
 
 impl Blocker {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n202, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n202, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n202, self)
     }
@@ -544,26 +584,31 @@ pub struct ConfidenceBreakdown {
 
 impl ConfidenceBreakdown {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n205, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n205, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n205, self)
     }
@@ -593,26 +638,31 @@ pub struct Confidence {
 
 impl Confidence {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n204, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n204, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n204, self)
     }
@@ -713,26 +763,31 @@ impl std::convert::TryFrom<&str> for ArtifactType {
 
 impl ArtifactType {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n208, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n208, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(self) -> Result<String, Error> {
         rt::to_json(&self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(self) -> Result<serde_json::Value, Error> {
         rt::to_value(&self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n208, self)
     }
@@ -759,26 +814,31 @@ pub struct ArtifactRef {
 
 impl ArtifactRef {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n207, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n207, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n207, self)
     }
@@ -819,26 +879,31 @@ pub struct HandoffPayload {
 
 impl HandoffPayload {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n194, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n194, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n194, self)
     }
@@ -862,26 +927,31 @@ pub struct Trace {
 
 impl Trace {
     /// Parses JSON text and checks it against the schema.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
         rt::from_json(super::validators::n210, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
+    #[inline]
     pub fn from_value(value: serde_json::Value) -> Result<Self, Error> {
         rt::from_value(super::validators::n210, value)
     }
 
     /// The JSON text of this value: what was parsed, member for member (`docs/types.md`).
+    #[inline]
     pub fn to_json(&self) -> Result<String, Error> {
         rt::to_json(self)
     }
 
     /// The JSON value of this value (see [`Self::to_json`]).
+    #[inline]
     pub fn to_value(&self) -> Result<serde_json::Value, Error> {
         rt::to_value(self)
     }
 
     /// Checks this value against the schema, reporting every violation.
+    #[inline]
     pub fn validate(&self) -> Result<(), ValidationErrors> {
         rt::validate(super::validators::n210, self)
     }
