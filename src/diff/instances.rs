@@ -508,7 +508,8 @@ impl<'a> Gen<'a> {
     }
 }
 
-fn intersect(a: &[JsonType], b: &[JsonType]) -> Vec<JsonType> {
+/// The types both lists allow (`integer` where one says `number` and the other `integer`).
+pub(super) fn intersect(a: &[JsonType], b: &[JsonType]) -> Vec<JsonType> {
     let mut out = Vec::new();
     for x in a {
         for y in b {

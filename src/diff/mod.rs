@@ -6,8 +6,10 @@ pub mod api;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod confirm;
+pub mod finite;
 pub mod instances;
 pub mod interp;
+mod language;
 mod reach;
 pub mod report;
 pub mod verify;

@@ -53,6 +53,10 @@ pub struct Row {
     pub verified: usize,
     pub verify_instances: usize,
     pub verify_min: Option<usize>,
+    /// Verdicts checked on the producing side's whole (finite) instance space: `key role:
+    /// exhaustive (N instances)`.
+    pub verify_exhaustive: Vec<String>,
+    /// Verdicts below the bar: sampled, with fewer than `--verify` distinct valid instances.
     pub verify_short: Vec<String>,
     pub contradictions: Vec<Contradiction>,
     pub drafts: (String, String),
@@ -147,14 +151,16 @@ fn main() -> ExitCode {
                 match &row.error {
                     Some(e) => format!("does not generate: {e}"),
                     None => format!(
-                        "wire {} (declared {}), {} changed type(s), {} instance(s); verified {} verdict(s) with {} instance(s) (fewest {}), {} contradiction(s); jsoncompat {}; {:.1}s",
+                        "wire {} (declared {}), {} changed type(s), {} instance(s); verified {} verdict(s) with {} instance(s) ({} exhaustive, fewest sampled {}, {} below the bar), {} contradiction(s); jsoncompat {}; {:.1}s",
                         row.wire,
                         row.declared.as_deref().unwrap_or("?"),
                         row.changed_types,
                         row.instances,
                         row.verified,
                         row.verify_instances,
+                        row.verify_exhaustive.len(),
                         row.verify_min.map_or("-".into(), |n| n.to_string()),
+                        row.verify_short.len(),
                         row.contradictions.len(),
                         row.agreement.iter().map(|x| format!("{} {}", x.0, x.1)).collect::<Vec<_>>().join(", "),
                         row.seconds
@@ -263,11 +269,27 @@ fn pair(
     let check = verify(&old, &new, &report, &opts, a.verify);
     row.verified = check.checked.len();
     row.verify_instances = check.instances();
-    row.verify_min = check.checked.iter().map(|c| c.instances).min();
+    row.verify_min = check
+        .checked
+        .iter()
+        .filter(|c| !c.exhaustive)
+        .map(|c| c.instances)
+        .min();
+    row.verify_exhaustive = check
+        .checked
+        .iter()
+        .filter(|c| c.exhaustive)
+        .map(|c| {
+            format!(
+                "{} {}: exhaustive ({} instances)",
+                c.key, c.role, c.instances
+            )
+        })
+        .collect();
     row.verify_short = check
         .checked
         .iter()
-        .filter(|c| c.instances < a.verify)
+        .filter(|c| !c.exhaustive && c.instances < a.verify)
         .map(|c| format!("{} {}: {}", c.key, c.role, c.instances))
         .collect();
     row.contradictions = check.contradictions;
