@@ -7,7 +7,7 @@
 //! parser's (`\s`, `\b`, …) is not listed. The caller keeps only the strings its interpreter
 //! accepts.
 
-use regex_syntax::hir::{Class, Hir, HirKind, Look};
+use regex_syntax::hir::{Capture, Class, Hir, HirKind, Look, Repetition};
 
 /// The strings `source` matches in full, when it is anchored at both ends and they are at most
 /// `cap`; `None` otherwise.
@@ -141,6 +141,72 @@ fn strings(hir: &Hir, cap: usize) -> Option<Vec<String>> {
             }
             Some(out)
         }
+    }
+}
+
+/// A generator of strings a pattern finds a match in: the pattern with its anchors and other
+/// look-arounds removed (`rand_regex` generates none), and whether a match may be preceded or
+/// followed by other text (an unanchored start or end).
+pub struct Generable {
+    pub regex: rand_regex::Regex,
+    pub open_start: bool,
+    pub open_end: bool,
+}
+
+/// Prepares `source` for generation (`\d`, `\w`, `\s` as ASCII, as ECMA-262 reads the first two).
+pub fn generable(source: &str) -> Option<Generable> {
+    let mut text = String::with_capacity(source.len());
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            text.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('d') => text.push_str("[0-9]"),
+            Some('w') => text.push_str("[0-9A-Za-z_]"),
+            Some('s') => text.push_str("[ ]"),
+            Some(other) => {
+                text.push('\\');
+                text.push(other);
+            }
+            None => text.push_str("\\\\"),
+        }
+    }
+    let hir = regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(&text)
+        .ok()?;
+    let props = hir.properties();
+    let open_start = !props.look_set_prefix().contains(Look::Start);
+    let open_end = !props.look_set_suffix().contains(Look::End);
+    let regex = rand_regex::Regex::with_hir(without_looks(hir), 4).ok()?;
+    Some(Generable {
+        regex,
+        open_start,
+        open_end,
+    })
+}
+
+/// `hir` with every look-around replaced by the empty expression.
+fn without_looks(hir: Hir) -> Hir {
+    match hir.into_kind() {
+        HirKind::Look(_) => Hir::empty(),
+        HirKind::Capture(c) => Hir::capture(Capture {
+            sub: Box::new(without_looks(*c.sub)),
+            ..c
+        }),
+        HirKind::Repetition(r) => Hir::repetition(Repetition {
+            sub: Box::new(without_looks(*r.sub)),
+            ..r
+        }),
+        HirKind::Concat(items) => Hir::concat(items.into_iter().map(without_looks).collect()),
+        HirKind::Alternation(alts) => {
+            Hir::alternation(alts.into_iter().map(without_looks).collect())
+        }
+        HirKind::Empty => Hir::empty(),
+        HirKind::Literal(l) => Hir::literal(l.0),
+        HirKind::Class(c) => Hir::class(c),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod api;
 pub mod cli;
 pub mod confirm;
 pub mod finite;
+mod formats;
 pub mod instances;
 pub mod interp;
 mod language;
