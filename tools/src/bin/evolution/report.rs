@@ -12,11 +12,14 @@ use super::oracle::{independent, Jc};
 use crate::Row;
 
 fn short(v: &Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 100 {
-        format!("{}…", s.chars().take(100).collect::<String>())
+    clip(&v.to_string(), 100)
+}
+
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() > n {
+        format!("{}…", s.chars().take(n).collect::<String>())
     } else {
-        s
+        s.to_string()
     }
 }
 
@@ -200,6 +203,11 @@ pub fn markdown(rows: &[Row], corpus: &Path, verify: usize, samples: usize, secs
             sum(&|r| r.confirmed),
         ),
         ("… refuted by it", sum(&|r| r.refuted.len())),
+        (
+            "message instances judged alike by ctxgen and the jsonschema crate (100 generated and `{}` per version)",
+            sum(&|r| r.oracle_agree),
+        ),
+        ("… judged differently", sum(&|r| r.oracle_disagree.len())),
     ] {
         let _ = writeln!(s, "| {k} | {v} |");
     }
@@ -348,6 +356,24 @@ pub fn markdown(rows: &[Row], corpus: &Path, verify: usize, samples: usize, secs
                 r.new,
                 r.error.as_deref().unwrap_or("").replace('|', "\\|")
             );
+        }
+    }
+    if ok.iter().any(|r| !r.oracle_disagree.is_empty()) {
+        let _ = writeln!(
+            s,
+            "\n### Message instances ctxgen and the jsonschema crate judge differently\n"
+        );
+        for r in &ok {
+            for d in &r.oracle_disagree {
+                let _ = writeln!(
+                    s,
+                    "* `{}` {} → {}: {}",
+                    r.family,
+                    r.old,
+                    r.new,
+                    clip(d, 300)
+                );
+            }
         }
     }
     for r in rows
