@@ -358,22 +358,22 @@ pub fn markdown(rows: &[Row], corpus: &Path, verify: usize, samples: usize, secs
             );
         }
     }
-    if ok.iter().any(|r| !r.oracle_disagree.is_empty()) {
+    let mut differ: BTreeMap<&str, (usize, String)> = BTreeMap::new();
+    for r in &ok {
+        for d in &r.oracle_disagree {
+            let e = differ
+                .entry(r.family.as_str())
+                .or_insert_with(|| (0, format!("{} → {}: {}", r.old, r.new, clip(d, 300))));
+            e.0 += 1;
+        }
+    }
+    if !differ.is_empty() {
         let _ = writeln!(
             s,
-            "\n### Message instances ctxgen and the jsonschema crate judge differently\n"
+            "\n### Message instances ctxgen and the jsonschema crate judge differently\n\nPer family: how many, and the first (all are in `--json`, `oracle_disagree`):\n"
         );
-        for r in &ok {
-            for d in &r.oracle_disagree {
-                let _ = writeln!(
-                    s,
-                    "* `{}` {} → {}: {}",
-                    r.family,
-                    r.old,
-                    r.new,
-                    clip(d, 300)
-                );
-            }
+        for (family, (n, first)) in differ {
+            let _ = writeln!(s, "* `{family}`: {n}, e.g. {first}");
         }
     }
     for r in rows
