@@ -45,6 +45,9 @@ pub struct Search {
     /// Valid instances of the accepting side that were checked.
     pub checked: usize,
     pub counterexample: Option<Counterexample>,
+    /// Whether `checked` is every valid instance of the producing side (a finite space listed by
+    /// [`super::finite`]), not a sample.
+    pub exhaustive: bool,
 }
 
 /// One side of a search: a validation program and the node of the type.
@@ -77,53 +80,10 @@ pub fn search_pinned(
     seed: u64,
     pin: Option<&(String, Value)>,
 ) -> Search {
-    let pinned = |v: &Value| -> Value {
-        let mut v = v.clone();
-        if let (Some((k, x)), Some(o)) = (pin, v.as_object_mut()) {
-            if o.contains_key(k) {
-                o.insert(k.clone(), x.clone());
-            }
-        }
-        v
-    };
-    let to_valid = |v: &Value| to.interp.valid(to.node, &pinned(v));
     let mut out = Search::default();
     let mut seen = std::collections::HashSet::new();
-    let try_one = |v: &Value, out: &mut Search| -> bool {
-        if !from.interp.valid(from.node, v) {
-            return false;
-        }
-        out.checked += 1;
-        if to_valid(v) {
-            return false;
-        }
-        let instance = shrink(v.clone(), from, &to_valid);
-        let consumer_reads = pin
-            .filter(|(k, x)| instance.get(k).is_some_and(|y| y != x))
-            .map(|(k, x)| ConsumerReads {
-                property: k.clone(),
-                value: x.clone(),
-            });
-        let violations = to
-            .interp
-            .errors(to.node, &pinned(&instance))
-            .into_iter()
-            .map(|(pointer, keyword)| Violation {
-                pointer,
-                keyword: keyword.to_string(),
-            })
-            .collect();
-        out.counterexample = Some(Counterexample {
-            instance,
-            accepted_by: from.label,
-            rejected_by: to.label,
-            violations,
-            consumer_reads,
-        });
-        true
-    };
     for v in seeds {
-        if try_one(v, &mut out) {
+        if try_one(from, to, pin, v, &mut out) {
             return out;
         }
     }
@@ -144,11 +104,87 @@ pub fn search_pinned(
             continue;
         }
         valid += 1;
-        if try_one(&v, &mut out) {
+        if try_one(from, to, pin, &v, &mut out) {
             return out;
         }
     }
     out
+}
+
+/// When the producing side has a finite instance space of at most `cap` values
+/// ([`super::finite`]), runs every one of them through the consumer (as [`search_pinned`] runs
+/// its samples): a compatible outcome is then proved. `None` when the space is not listed.
+pub fn search_exhaustive(
+    from: &Party<'_>,
+    to: &Party<'_>,
+    pin: Option<&(String, Value)>,
+    cap: usize,
+) -> Option<Search> {
+    let all = super::finite::enumerate(from.interp, from.node, cap)?;
+    let mut out = Search {
+        exhaustive: true,
+        ..Search::default()
+    };
+    for v in &all {
+        if try_one(from, to, pin, v, &mut out) {
+            break;
+        }
+    }
+    Some(out)
+}
+
+/// `v` with the pinned top-level property set to the consumer's value (when `v` has it).
+fn pinned(pin: Option<&(String, Value)>, v: &Value) -> Value {
+    let mut v = v.clone();
+    if let (Some((k, x)), Some(o)) = (pin, v.as_object_mut()) {
+        if o.contains_key(k) {
+            o.insert(k.clone(), x.clone());
+        }
+    }
+    v
+}
+
+/// Runs one instance of the producing side through the consumer; a rejected one is shrunk and
+/// recorded as the counterexample (`true`).
+fn try_one(
+    from: &Party<'_>,
+    to: &Party<'_>,
+    pin: Option<&(String, Value)>,
+    v: &Value,
+    out: &mut Search,
+) -> bool {
+    let to_valid = |v: &Value| to.interp.valid(to.node, &pinned(pin, v));
+    if !from.interp.valid(from.node, v) {
+        return false;
+    }
+    out.checked += 1;
+    if to_valid(v) {
+        return false;
+    }
+    let instance = shrink(v.clone(), from, &to_valid);
+    let consumer_reads = pin
+        .filter(|(k, x)| instance.get(k).is_some_and(|y| y != x))
+        .map(|(k, x)| ConsumerReads {
+            property: k.clone(),
+            value: x.clone(),
+        });
+    let violations = to
+        .interp
+        .errors(to.node, &pinned(pin, &instance))
+        .into_iter()
+        .map(|(pointer, keyword)| Violation {
+            pointer,
+            keyword: keyword.to_string(),
+        })
+        .collect();
+    out.counterexample = Some(Counterexample {
+        instance,
+        accepted_by: from.label,
+        rejected_by: to.label,
+        violations,
+        consumer_reads,
+    });
+    true
 }
 
 /// Removes properties and items while the instance stays accepted by `from` and rejected by `to`.

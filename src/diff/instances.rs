@@ -7,7 +7,9 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Map, Number, Value};
 
-use super::interp::Interp;
+use super::formats::format_value;
+use super::interp::{has_type, Interp};
+use super::language::{generable, Generable};
 use crate::ir::{Check, Format, JsonType, NodeId};
 
 /// How deep generated values nest before only required properties and minimal arrays are built.
@@ -45,6 +47,10 @@ struct Conj<'p> {
     contains: Vec<NodeId>,
     /// The `properties` lists of every node, in order (looked up only when an object is built).
     props: Vec<&'p [(String, NodeId)]>,
+    /// What the condition of an `if` chosen to hold asks (`const`s, `properties`): applied after
+    /// what the schema itself asks, so that a discriminator the type fixes wins over a rule's.
+    soft_consts: Vec<&'p Value>,
+    soft_props: Vec<&'p [(String, NodeId)]>,
     required: Vec<&'p str>,
     pattern_props: Vec<(usize, NodeId)>,
     additional: Vec<NodeId>,
@@ -67,7 +73,17 @@ pub struct Gen<'a> {
     /// Values left to build in this candidate; at 0 only what is required is built.
     left: usize,
     /// Compiled generators of the patterns met so far (`None`: not generable).
-    regexes: HashMap<String, Option<rand_regex::Regex>>,
+    regexes: HashMap<String, Option<Generable>>,
+    /// `if`/`then`/`else` decisions imposed on the value being built (by the condition's node:
+    /// `true` builds the condition and `then`), and those the last collection took.
+    forced: HashMap<NodeId, bool>,
+    rules: Vec<(NodeId, bool)>,
+    /// Random choices (union branches, rules) the last collection made.
+    choices: usize,
+    /// Inside the condition of an `if` being collected.
+    in_cond: usize,
+    /// How many values a union branch has, when finitely few (see `branch`).
+    sizes: HashMap<NodeId, Option<usize>>,
 }
 
 const ALL_TYPES: [JsonType; 6] = [
@@ -87,6 +103,11 @@ impl<'a> Gen<'a> {
             extra: 0.15,
             left: 0,
             regexes: HashMap::new(),
+            forced: HashMap::new(),
+            rules: Vec::new(),
+            choices: 0,
+            in_cond: 0,
+            sizes: HashMap::new(),
         }
     }
 
@@ -123,6 +144,31 @@ impl<'a> Gen<'a> {
         self.value(&[node], 0)
     }
 
+    /// A branch of a union, at random; a branch with only a few values (`null`, a boolean, a
+    /// short enum) is picked less often than one with many, whose instances are the ones left
+    /// to find after a few hundred.
+    fn branch(&mut self, ns: &[NodeId]) -> NodeId {
+        let interp = self.interp;
+        let weights: Vec<f64> =
+            ns.iter()
+                .map(|n| {
+                    let size = *self.sizes.entry(*n).or_insert_with(|| {
+                        super::finite::enumerate(interp, *n, 16).map(|v| v.len())
+                    });
+                    size.map_or(4.0, |k| 0.25 * k.max(1) as f64)
+                })
+                .collect();
+        let total: f64 = weights.iter().sum();
+        let mut x = self.rng.random::<f64>() * total;
+        for (n, w) in ns.iter().zip(&weights) {
+            if x < *w {
+                return *n;
+            }
+            x -= w;
+        }
+        ns[ns.len() - 1]
+    }
+
     fn collect(&mut self, node: NodeId, c: &mut Conj<'a>, budget: &mut usize) {
         if *budget == 0 {
             return;
@@ -141,6 +187,7 @@ impl<'a> Gen<'a> {
                         Some(old) => intersect(&old, ts),
                     })
                 }
+                Check::Const(v) if self.in_cond > 0 => c.soft_consts.push(v),
                 Check::Const(v) => c.consts.push(v),
                 Check::Enum(vs) => c.enums.push(vs),
                 Check::MinLength(n) => c.min_len = c.min_len.max(*n),
@@ -183,7 +230,11 @@ impl<'a> Gen<'a> {
                     c.array_hint = true;
                 }
                 Check::Properties(ps) => {
-                    c.props.push(ps);
+                    if self.in_cond > 0 {
+                        c.soft_props.push(ps);
+                    } else {
+                        c.props.push(ps);
+                    }
                     c.object_hint = true;
                 }
                 Check::PatternProperties(ps) => c.pattern_props.extend(ps.iter().cloned()),
@@ -207,8 +258,11 @@ impl<'a> Gen<'a> {
                 | Check::UnevaluatedItems { .. } => {}
                 Check::Ref(n) => self.collect(*n, c, budget),
                 Check::AnyOf(ns) | Check::OneOf(ns) => {
+                    if ns.len() > 1 {
+                        self.choices += 1;
+                    }
                     if !ns.is_empty() {
-                        let pick = ns[self.below(ns.len())];
+                        let pick = self.branch(ns);
                         self.collect(pick, c, budget);
                     }
                 }
@@ -217,8 +271,20 @@ impl<'a> Gen<'a> {
                     then,
                     otherwise,
                 } => {
-                    if self.coin(0.5) {
+                    // Unforced, at most one rule of a value is taken to hold at first; the value
+                    // built then shows which conditions hold (see `value`).
+                    let take_then = match self.forced.get(cond) {
+                        Some(b) => *b,
+                        None => {
+                            self.choices += 1;
+                            !self.rules.iter().any(|r| r.1) && self.coin(0.3)
+                        }
+                    };
+                    self.rules.push((*cond, take_then));
+                    if take_then {
+                        self.in_cond += 1;
                         self.collect(*cond, c, budget);
+                        self.in_cond -= 1;
                         if let Some(t) = then {
                             self.collect(*t, c, budget);
                         }
@@ -236,10 +302,44 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// A value for the conjunction of `nodes`. Each `if`/`then`/`else` met is decided at random
+    /// (the condition and `then`, or `else`); when the value built makes a condition hold that was
+    /// decided false (or the reverse), it is built again with the decisions the value showed, a
+    /// few times: a discriminator chosen by one rule's condition then gets that rule's consequence
+    /// (metric items whose `metricType` selects the required fields), where independent decisions
+    /// rarely agree.
     fn value(&mut self, nodes: &[NodeId], depth: usize) -> Value {
         if depth > LIMIT {
             return Value::Null;
         }
+        let mut forced: HashMap<NodeId, bool> = HashMap::new();
+        let mut v = Value::Null;
+        for _ in 0..6 {
+            self.forced = std::mem::take(&mut forced);
+            self.rules.clear();
+            self.choices = 0;
+            v = self.build(nodes, depth);
+            let rules = std::mem::take(&mut self.rules);
+            let choices = self.choices;
+            forced = std::mem::take(&mut self.forced);
+            let mut consistent = true;
+            for (cond, took) in rules {
+                let holds = self.interp.valid(cond, &v);
+                if holds != took {
+                    consistent = false;
+                }
+                forced.insert(cond, holds);
+            }
+            // A value built from random choices (a union's branch, a rule) that the nodes reject
+            // is built again with other choices.
+            if consistent && (choices == 0 || nodes.iter().all(|n| self.interp.valid(*n, &v))) {
+                break;
+            }
+        }
+        v
+    }
+
+    fn build(&mut self, nodes: &[NodeId], depth: usize) -> Value {
         self.left = self.left.saturating_sub(1);
         let depth = if self.left == 0 {
             depth.max(DEEP)
@@ -251,26 +351,47 @@ impl<'a> Gen<'a> {
         for n in nodes {
             self.collect(*n, &mut c, &mut budget);
         }
-        if let Some(v) = c.consts.first() {
+        let soft = std::mem::take(&mut c.soft_consts);
+        c.consts.extend(soft);
+        let soft = std::mem::take(&mut c.soft_props);
+        c.props.extend(soft);
+        // The decisions are read back after the children are built (which collect their own).
+        let rules = std::mem::take(&mut self.rules);
+        let forced = std::mem::take(&mut self.forced);
+        let choices = self.choices;
+        let v = self.shape(&c, depth);
+        self.rules = rules;
+        self.forced = forced;
+        self.choices = choices;
+        v
+    }
+
+    fn shape(&mut self, c: &Conj, depth: usize) -> Value {
+        let typed = |v: &Value| {
+            c.types
+                .as_ref()
+                .is_none_or(|ts| ts.iter().any(|t| has_type(v, *t)))
+        };
+        if let Some(v) = c.consts.iter().find(|v| typed(v)).or(c.consts.first()) {
             return (*v).clone();
         }
         if let Some(first) = c.enums.first() {
             let fits: Vec<&Value> = first
                 .iter()
-                .filter(|v| c.enums.iter().all(|e| e.iter().any(|x| x == *v)))
+                .filter(|v| c.enums.iter().all(|e| e.iter().any(|x| x == *v)) && typed(v))
                 .collect();
             if !fits.is_empty() {
                 return fits[self.below(fits.len())].clone();
             }
         }
-        let ty = self.pick_type(&c);
+        let ty = self.pick_type(c);
         match ty {
             JsonType::Null => Value::Null,
             JsonType::Boolean => Value::Bool(self.coin(0.5)),
-            JsonType::String => Value::String(self.string(&c)),
-            JsonType::Integer | JsonType::Number => self.number(&c, ty == JsonType::Integer),
-            JsonType::Array => self.array(&c, depth),
-            JsonType::Object => self.object(&c, depth),
+            JsonType::String => Value::String(self.string(c)),
+            JsonType::Integer | JsonType::Number => self.number(c, ty == JsonType::Integer),
+            JsonType::Array => self.array(c, depth),
+            JsonType::Object => self.object(c, depth),
         }
     }
 
@@ -314,8 +435,7 @@ impl<'a> Gen<'a> {
             }
         }
         if let Some(f) = c.formats.first() {
-            let pool = format_pool(*f);
-            return pool[self.below(pool.len())].to_string();
+            return format_value(*f, &mut self.rng);
         }
         let lo = c.min_len.min(CAP) as usize;
         let hi = c
@@ -337,22 +457,29 @@ impl<'a> Gen<'a> {
             .collect()
     }
 
+    /// A string `source` finds a match in; where the pattern is not anchored, sometimes with
+    /// other text before or after the match.
     fn pattern_string(&mut self, source: &str) -> Option<String> {
-        let body = source.strip_prefix('^').unwrap_or(source);
-        let body = match body.strip_suffix('$') {
-            Some(b) if !b.ends_with('\\') => b,
-            _ => body,
-        };
-        let body = body
-            .replace("\\d", "[0-9]")
-            .replace("\\w", "[A-Za-z0-9_]")
-            .replace("\\s", "[ ]");
-        let re = self
+        let g = self
             .regexes
-            .entry(body)
-            .or_insert_with_key(|b| rand_regex::Regex::compile(b, 4).ok())
+            .entry(source.to_string())
+            .or_insert_with_key(|s| generable(s))
             .as_ref()?;
-        let s: String = rand::distr::Distribution::sample(re, &mut self.rng);
+        let (open_start, open_end) = (g.open_start, g.open_end);
+        let mut s: String = rand::distr::Distribution::sample(&g.regex, &mut self.rng);
+        const FILL: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789-_./";
+        if open_start && self.coin(0.3) {
+            let n = 1 + self.below(6);
+            let pre: String = (0..n)
+                .map(|_| FILL[self.below(FILL.len())] as char)
+                .collect();
+            s = pre + &s;
+        }
+        if open_end && self.coin(0.3) {
+            for _ in 0..1 + self.below(6) {
+                s.push(FILL[self.below(FILL.len())] as char);
+            }
+        }
         Some(s)
     }
 
@@ -363,10 +490,13 @@ impl<'a> Gen<'a> {
         let hi = c
             .max
             .or(c.excl_max.map(|x| x - if integer { 1.0 } else { 0.5 }));
+        // Small numbers mostly, large ones sometimes (where no bound says otherwise).
+        let span = if self.coin(0.3) { 1.0e6 } else { 100.0 };
         let (lo, hi) = match (lo, hi) {
             (Some(l), Some(h)) => (l, h.max(l)),
-            (Some(l), None) => (l, l + 100.0),
-            (None, Some(h)) => (h - 100.0, h),
+            (Some(l), None) => (l, l + span),
+            (None, Some(h)) => (h - span, h),
+            (None, None) if span > 100.0 => (-span, span),
             (None, None) => (-10.0, 100.0),
         };
         let mut x = match self.below(6) {
@@ -412,8 +542,15 @@ impl<'a> Gen<'a> {
                 nodes.push(*n);
             }
             let mut v = self.value(&nodes, depth + 1);
-            if c.unique && out.contains(&v) {
+            // `uniqueItems`: a few more tries for a value not yet in the array, then the item is
+            // left out where the length allows it (a short enum of items, empty objects).
+            let mut retries = 0;
+            while c.unique && out.contains(&v) && retries < 8 {
                 v = self.value(&nodes, depth + 1);
+                retries += 1;
+            }
+            if c.unique && out.contains(&v) && out.len() >= lo {
+                break;
             }
             out.push(v);
         }
@@ -508,7 +645,8 @@ impl<'a> Gen<'a> {
     }
 }
 
-fn intersect(a: &[JsonType], b: &[JsonType]) -> Vec<JsonType> {
+/// The types both lists allow (`integer` where one says `number` and the other `integer`).
+pub(super) fn intersect(a: &[JsonType], b: &[JsonType]) -> Vec<JsonType> {
     let mut out = Vec::new();
     for x in a {
         for y in b {
@@ -527,33 +665,4 @@ fn intersect(a: &[JsonType], b: &[JsonType]) -> Vec<JsonType> {
         }
     }
     out
-}
-
-/// Valid examples of each asserted format.
-fn format_pool(f: Format) -> &'static [&'static str] {
-    match f {
-        Format::DateTime => &["2024-01-31T12:00:00Z", "2025-06-01T08:30:15.250+02:00"],
-        Format::Date => &["2024-01-31", "2000-02-29"],
-        Format::Time => &["12:00:00Z", "23:59:59+01:00"],
-        Format::Duration => &["P1D", "PT1H30M", "P1Y2M"],
-        Format::Email => &["a@example.com", "first.last@example.org"],
-        Format::Hostname => &["example.com", "localhost"],
-        Format::Ipv4 => &["192.168.0.1", "10.0.0.255"],
-        Format::Ipv6 => &["::1", "2001:db8::1"],
-        Format::Uri => &["https://example.com/a", "urn:isbn:0451450523"],
-        Format::UriReference => &["/a/b", "https://example.com/x#y"],
-        Format::Uuid => &["123e4567-e89b-12d3-a456-426614174000"],
-        Format::JsonPointer => &["", "/a/0"],
-        Format::Regex => &["^a+$", "[0-9]{2}"],
-        Format::HostnameRfc1123 => &["example.com", "a--b.example"],
-        Format::IdnHostname => &["example.com", "\u{c2e4}\u{b840}.\u{d14c}\u{c2a4}\u{d2b8}"],
-        Format::IdnEmail => &["a@example.com", "caf\u{e9}@example.com"],
-        Format::Iri => &[
-            "https://example.com/a",
-            "http://\u{192}\u{f8}\u{f8}.example/p",
-        ],
-        Format::IriReference => &["/a/b", "#fr\u{e4}gment"],
-        Format::UriTemplate => &["https://example.com/{id}", "/search{?q,page}"],
-        Format::RelativeJsonPointer => &["0", "1/a/0", "2#"],
-    }
 }

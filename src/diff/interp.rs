@@ -66,6 +66,11 @@ impl<'a> Interp<'a> {
         self.prog
     }
 
+    /// How this interpreter treats properties the schema does not know.
+    pub fn unknown(&self) -> Unknown {
+        self.unknown
+    }
+
     /// Whether `pattern` (by id) finds a match in `s` (an uncompilable pattern matches nothing,
     /// as in the generated runtime).
     pub fn matches(&self, pattern: usize, s: &str) -> bool {

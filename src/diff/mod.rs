@@ -6,8 +6,11 @@ pub mod api;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod confirm;
+pub mod finite;
+mod formats;
 pub mod instances;
 pub mod interp;
+mod language;
 mod reach;
 pub mod report;
 pub mod verify;

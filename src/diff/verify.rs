@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::confirm::{search_pinned, Counterexample, Party};
+use super::confirm::{search_exhaustive, search_pinned, Counterexample, Party};
 use super::interp::{Interp, Unknown};
 use super::{fingerprint, keys, version_value, Loaded, Options, Outcome, Report, Status};
 
@@ -21,7 +21,13 @@ pub struct Checked {
     pub instances: usize,
     /// Whether the type's program is the same in both versions (its verdict needs no search).
     pub identical: bool,
+    /// Whether `instances` is the producing side's whole instance space (finite and listed, see
+    /// [`super::finite`]): the verdict is then proved, whatever the count.
+    pub exhaustive: bool,
 }
+
+/// The largest finite instance space listed and checked whole instead of sampled.
+pub const EXHAUSTIVE_CAP: usize = 100_000;
 
 /// A "compatible" verdict some instance refutes.
 #[derive(Debug, Clone, Serialize)]
@@ -44,7 +50,8 @@ impl Verification {
     }
 }
 
-/// Re-checks, with `n` valid instances of the producing side each, every role the report calls
+/// Re-checks, with `n` valid instances of the producing side each (or all of them, when they are
+/// finitely many and at most [`EXHAUSTIVE_CAP`]), every role the report calls
 /// compatible of every type present in both versions: the changed types, the types the diff found
 /// restructured only, and the message (root) types even when unchanged. Definitions whose program
 /// is identical are not searched (their root's instances cover them).
@@ -104,13 +111,15 @@ pub fn verify(
             label,
         };
         let mut run = |role: &'static str, from: Party<'_>, to: Party<'_>, pin, seed| {
-            let s = search_pinned(&from, &to, &[], n, seed, pin);
+            let s = search_exhaustive(&from, &to, pin, EXHAUSTIVE_CAP)
+                .unwrap_or_else(|| search_pinned(&from, &to, &[], n, seed, pin));
             out.checked.push(Checked {
                 key: key.clone(),
                 root,
                 role,
                 instances: s.checked,
                 identical,
+                exhaustive: s.exhaustive,
             });
             if let Some(counterexample) = s.counterexample {
                 out.contradictions.push(Contradiction {

@@ -14,13 +14,15 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use ctxgen::diff::instances::Gen;
+use ctxgen::diff::interp::{Interp, Unknown};
 use ctxgen::diff::verify::{verify, Contradiction};
-use ctxgen::diff::{diff, load, Options, Outcome, Report, Status};
+use ctxgen::diff::{diff, load, Loaded, Options, Outcome, Report, Status};
 use serde::Serialize;
 use serde_json::Value;
 
 use evolution::families::{discover, seeds};
-use evolution::oracle::{draft, independent, Jc, JsonCompat};
+use evolution::oracle::{draft, independent, validator, Jc, JsonCompat};
 use evolution::report::{agreement, markdown};
 
 /// One consecutive version pair.
@@ -53,8 +55,16 @@ pub struct Row {
     pub verified: usize,
     pub verify_instances: usize,
     pub verify_min: Option<usize>,
+    /// Verdicts checked on the producing side's whole (finite) instance space: `key role:
+    /// exhaustive (N instances)`.
+    pub verify_exhaustive: Vec<String>,
+    /// Verdicts below the bar: sampled, with fewer than `--verify` distinct valid instances.
     pub verify_short: Vec<String>,
     pub contradictions: Vec<Contradiction>,
+    /// The message type's program against the `jsonschema` crate on the raw schema of each
+    /// version: instances both judge alike, and those they judge differently.
+    pub oracle_agree: usize,
+    pub oracle_disagree: Vec<String>,
     pub drafts: (String, String),
     pub jsoncompat: Option<(Jc, Jc)>,
     /// Agreement with jsoncompat per role: (class, explanation).
@@ -147,14 +157,16 @@ fn main() -> ExitCode {
                 match &row.error {
                     Some(e) => format!("does not generate: {e}"),
                     None => format!(
-                        "wire {} (declared {}), {} changed type(s), {} instance(s); verified {} verdict(s) with {} instance(s) (fewest {}), {} contradiction(s); jsoncompat {}; {:.1}s",
+                        "wire {} (declared {}), {} changed type(s), {} instance(s); verified {} verdict(s) with {} instance(s) ({} exhaustive, fewest sampled {}, {} below the bar), {} contradiction(s); jsoncompat {}; {:.1}s",
                         row.wire,
                         row.declared.as_deref().unwrap_or("?"),
                         row.changed_types,
                         row.instances,
                         row.verified,
                         row.verify_instances,
+                        row.verify_exhaustive.len(),
                         row.verify_min.map_or("-".into(), |n| n.to_string()),
+                        row.verify_short.len(),
                         row.contradictions.len(),
                         row.agreement.iter().map(|x| format!("{} {}", x.0, x.1)).collect::<Vec<_>>().join(", "),
                         row.seconds
@@ -228,6 +240,8 @@ fn pair(
             return row;
         }
     };
+    oracle_sample(&mut row, "old", &old, &raw_old);
+    oracle_sample(&mut row, "new", &new, &raw_new);
     old.seeds = seeds(&a.instances, op);
     new.seeds = seeds(&a.instances, np);
     let opts = Options {
@@ -263,11 +277,27 @@ fn pair(
     let check = verify(&old, &new, &report, &opts, a.verify);
     row.verified = check.checked.len();
     row.verify_instances = check.instances();
-    row.verify_min = check.checked.iter().map(|c| c.instances).min();
+    row.verify_min = check
+        .checked
+        .iter()
+        .filter(|c| !c.exhaustive)
+        .map(|c| c.instances)
+        .min();
+    row.verify_exhaustive = check
+        .checked
+        .iter()
+        .filter(|c| c.exhaustive)
+        .map(|c| {
+            format!(
+                "{} {}: exhaustive ({} instances)",
+                c.key, c.role, c.instances
+            )
+        })
+        .collect();
     row.verify_short = check
         .checked
         .iter()
-        .filter(|c| c.instances < a.verify)
+        .filter(|c| !c.exhaustive && c.instances < a.verify)
         .map(|c| format!("{} {}: {}", c.key, c.role, c.instances))
         .collect();
     row.contradictions = check.contradictions;
@@ -292,6 +322,35 @@ fn pair(
     }
     row.seconds = started.elapsed().as_secs_f64();
     row
+}
+
+/// Checks the message type's validation program against the `jsonschema` crate on the raw schema
+/// (where it compiles): 100 generated valid instances, which the crate must accept, and `{}`, on
+/// which the two must agree. A disagreement is a difference of ctxgen's loader or validator, not
+/// of the diff (as when a referenced meta-schema's root shadowed aio-connector-metadata's).
+fn oracle_sample(row: &mut Row, side: &str, l: &Loaded, raw: &Value) {
+    let Some(t) = l.ir.types.iter().find(|t| {
+        t.origin.pointer.is_empty() && t.origin.file.ends_with(l.ir.modules[t.module].rel.as_str())
+    }) else {
+        return;
+    };
+    let Some(oracle) = validator(raw) else {
+        return;
+    };
+    let interp = Interp::new(&l.ir.program, Unknown::Schema);
+    let mut instances = Gen::new(&interp, 0x0ac1e).valid(t.node, 100, 800);
+    instances.push(Value::Object(Default::default()));
+    for v in instances {
+        let (ours, theirs) = (interp.valid(t.node, &v), oracle.is_valid(&v));
+        if ours == theirs {
+            row.oracle_agree += 1;
+        } else {
+            row.oracle_disagree.push(format!(
+                "{side} ({}): ctxgen accepts: {ours}, jsonschema accepts: {theirs}: {v}",
+                if side == "old" { &row.old } else { &row.new }
+            ));
+        }
+    }
 }
 
 fn file(p: &std::path::Path) -> String {

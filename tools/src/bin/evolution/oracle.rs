@@ -240,9 +240,13 @@ impl JsonCompat {
 /// The `jsonschema` crate's verdict on an instance under a raw schema (its own draft; formats
 /// asserted, as ctxgen does); `None` when the schema does not compile there (e.g. a remote `$ref`).
 pub fn independent(schema: &Value, instance: &Value) -> Option<bool> {
-    let v = jsonschema::options()
+    Some(validator(schema)?.is_valid(instance))
+}
+
+/// The `jsonschema` crate's validator of a raw schema, as [`independent`] builds it.
+pub fn validator(schema: &Value) -> Option<jsonschema::Validator> {
+    jsonschema::options()
         .should_validate_formats(true)
         .build(schema)
-        .ok()?;
-    Some(v.is_valid(instance))
+        .ok()
 }
