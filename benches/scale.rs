@@ -4,7 +4,8 @@
 //! mix (`scale/synthetic.rs`): per size, the time and peak resident memory of building the IR
 //! and of rendering each language and all three (in memory, nothing written), each in a fresh
 //! process, then the growth between consecutive sizes (5× more definitions should cost about
-//! 5× the time and memory). Then hostile inputs: a huge enum, long chains of `$ref`s, `allOf`s
+//! 5× the time and memory; the processor time of the child processes, reading the schema
+//! included, is less disturbed by other work on the machine than the wall-clock time). Then hostile inputs: a huge enum, long chains of `$ref`s, `allOf`s
 //! and properties. No timing is asserted.
 //!
 //! `cargo bench --bench scale [-- [--quick] [--synthetic] [N…]]`: `N…` replace the sizes,
@@ -40,6 +41,16 @@ fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The processor time of this process so far in seconds (user and system; Linux, where the
+/// clock ticks 100 times a second; `None` elsewhere).
+fn cpu_secs() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(11);
+    let user: f64 = fields.next()?.parse().ok()?;
+    let system: f64 = fields.next()?.parse().ok()?;
+    Some((user + system) / 100.0)
+}
+
 /// In the child: generates `part` for the schemas in `dir` and prints seconds and peak KiB.
 fn child(dir: &str, part: &str) {
     let langs = PARTS.iter().find(|p| p.0 == part).expect("a known part").1;
@@ -55,11 +66,13 @@ fn child(dir: &str, part: &str) {
         println!("error: {e}");
         return;
     }
-    println!("{secs} {}", peak_rss_kib().unwrap_or(0));
+    let cpu = cpu_secs().unwrap_or(secs);
+    println!("{secs} {cpu} {}", peak_rss_kib().unwrap_or(0));
 }
 
-/// One measurement: seconds and peak KiB, or why there is none.
-type Measure = Result<(f64, u64), String>;
+/// One measurement: wall-clock seconds, processor seconds (of the whole process) and peak KiB,
+/// or why there is none.
+type Measure = Result<(f64, f64, u64), String>;
 
 fn measure(dir: &Path, part: &str, limit: Duration) -> Measure {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -82,21 +95,24 @@ fn measure(dir: &Path, part: &str, limit: Duration) -> Measure {
     let out = proc.wait_with_output().map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&out.stdout);
     let mut words = text.split_whitespace();
-    match (words.next().map(str::parse), words.next().map(str::parse)) {
-        (Some(Ok(s)), Some(Ok(kib))) => Ok((s, kib)),
+    let mut next = || words.next().and_then(|w| w.parse::<f64>().ok());
+    match (next(), next(), next()) {
+        (Some(s), Some(cpu), Some(kib)) => Ok((s, cpu, kib as u64)),
+        _ if text.trim().is_empty() => Err(format!("failed ({})", out.status)),
         _ => Err(text.trim().to_string()),
     }
 }
 
 fn cell(m: &Measure) -> String {
     match m {
-        Ok((s, kib)) => format!("{s:.2} s, {} MB", kib / 1024),
+        Ok((s, _, kib)) => format!("{s:.2} s, {} MB", kib / 1024),
         Err(e) => e.clone(),
     }
 }
 
-/// The synthetic table: one row per size, then one row of growth per pair of sizes.
-fn synthetic_table(sizes: &[usize], limit: Duration) {
+/// The synthetic table: one row per size, then one row of growth per pair of sizes. Whether
+/// every measurement succeeded.
+fn synthetic_table(sizes: &[usize], limit: Duration) -> bool {
     println!("| definitions | IR | Rust | TypeScript | Python | all three |");
     println!("|---:|---:|---:|---:|---:|---:|");
     let mut rows: Vec<(usize, Vec<Measure>)> = Vec::new();
@@ -118,13 +134,12 @@ fn synthetic_table(sizes: &[usize], limit: Duration) {
             .iter()
             .zip(rb)
             .map(|(x, y)| match (x, y) {
-                (Ok((sx, kx)), Ok((sy, ky))) => {
-                    format!(
-                        "×{:.1} time, ×{:.1} memory",
-                        sy / sx,
-                        *ky as f64 / *kx as f64
-                    )
-                }
+                (Ok((sx, cx, kx)), Ok((sy, cy, ky))) => format!(
+                    "×{:.1} time (×{:.1} CPU), ×{:.1} memory",
+                    sy / sx,
+                    cy / cx,
+                    *ky as f64 / *kx as f64
+                ),
                 _ => "–".to_string(),
             })
             .collect();
@@ -134,6 +149,7 @@ fn synthetic_table(sizes: &[usize], limit: Duration) {
             cells.join(" | ")
         );
     }
+    rows.iter().all(|(_, row)| row.iter().all(Result::is_ok))
 }
 
 /// `n` definitions like those of real schemas: an object with a bounded string, an integer with
@@ -234,7 +250,10 @@ fn main() {
             false => vec![1_000, 10_000, 50_000],
         };
     }
-    synthetic_table(&sizes, Duration::from_secs(limit));
+    if !synthetic_table(&sizes, Duration::from_secs(limit)) {
+        eprintln!("error: a synthetic schema failed to generate (see the table)");
+        std::process::exit(1);
+    }
     if flag("--quick") || flag("--synthetic") {
         return;
     }
