@@ -36,7 +36,7 @@ fn property(n: usize, i: usize, p: usize) -> Value {
         1 => json!({"type": "string", "pattern": format!("^[a-z]{{1,{}}}(-[0-9]+)?$", 2 + r % 30)}),
         2 => json!({"type": "integer", "minimum": 0, "default": r % 10, "description": "A count."}),
         3 => json!({"type": "number", "exclusiveMinimum": 0, "maximum": 1e6}),
-        4 => json!({"type": "boolean", "default": r % 2 == 0}),
+        4 => json!({"type": "boolean", "default": r.is_multiple_of(2)}),
         5 => json!({"enum": ["on", "off", format!("mode{}", r % 13)]}),
         6 => object_ref(n, i, p),
         7 => json!({"type": "array", "items": object_ref(n, i, p), "maxItems": 100}),
@@ -64,7 +64,7 @@ fn object(n: usize, i: usize) -> Value {
     let mut required = Vec::new();
     for p in 0..count {
         let name = format!("field{p}{}", ["", "Name", "Id", "Count", "Url"][p % 5]);
-        if mix(i, 200 + p) % 3 == 0 {
+        if mix(i, 200 + p).is_multiple_of(3) {
             required.push(Value::String(name.clone()));
         }
         props.insert(name, property(n, i, p));
@@ -75,7 +75,7 @@ fn object(n: usize, i: usize) -> Value {
         "properties": props,
         "required": required,
     });
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         def["additionalProperties"] = json!(false);
     }
     def
