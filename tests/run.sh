@@ -70,3 +70,6 @@ echo "== hostile schemas (docs/fuzzing.md): the fixtures of tests/hostile (build
 cargo build --quiet --release -p ctxgen -p ctxgen-tools --bin ctxgen --bin ctxgen-fuzz
 target/release/ctxgen-fuzz --fixtures --quick --work target/fuzz-fixtures
 target/release/ctxgen-fuzz --smoke --work target/fuzz-smoke
+
+echo "== generation scale (benches/scale.rs) in quick mode: the bench still runs (no timing is checked)"
+cargo bench --quiet --bench scale -- --quick

@@ -41,11 +41,13 @@ pub use lit::translate_pattern;
 
 mod graph;
 mod layout;
+mod order;
 mod types;
 mod validators;
 
 use graph::*;
 use layout::*;
+use order::{sort_all, sort_imports};
 use types::*;
 use validators::*;
 
@@ -128,77 +130,6 @@ struct PyprojectTpl {
     re2: bool,
     /// `format: regex` needs `regress` ([`RuntimeTpl::ecma_regex`]).
     ecma_regex: bool,
-}
-
-/// isort's "order by type": CONSTANTS, then Classes, then functions.
-fn name_kind(n: &str) -> u8 {
-    let t = n.trim_start_matches('_');
-    if t.len() > 1
-        && t.chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-    {
-        0
-    } else if t.starts_with(|c: char| c.is_ascii_uppercase()) {
-        1
-    } else {
-        2
-    }
-}
-
-/// Natural order, as ruff sorts names: runs of digits compare by value (`Dss2X` < `Dss200`)
-/// unless one starts with a zero.
-fn natural(a: &str, b: &str) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let (mut i, mut j) = (0, 0);
-    loop {
-        match (a.get(i), b.get(j)) {
-            (None, None) => return Ordering::Equal,
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
-                let run =
-                    |s: &[char], k: usize| s[k..].iter().take_while(|c| c.is_ascii_digit()).count();
-                let (m, n) = (run(&a, i), run(&b, j));
-                let (x, y): (String, String) =
-                    (a[i..i + m].iter().collect(), b[j..j + n].iter().collect());
-                // With a leading zero, digits compare one by one (`015` < `09`); else by value.
-                let order = if x.starts_with('0') || y.starts_with('0') {
-                    x.cmp(&y)
-                } else {
-                    x.len().cmp(&y.len()).then_with(|| x.cmp(&y))
-                };
-                if order != Ordering::Equal {
-                    return order;
-                }
-                i += m;
-                j += n;
-            }
-            (Some(x), Some(y)) => {
-                if x != y {
-                    return x.cmp(y);
-                }
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-}
-
-/// Sorts the names of a `from … import` like ruff's isort rules (by kind, then naturally and
-/// case-insensitively).
-fn sort_imports(names: &mut [String]) {
-    names.sort_by(|a, b| {
-        name_kind(a)
-            .cmp(&name_kind(b))
-            .then_with(|| natural(&a.to_lowercase(), &b.to_lowercase()))
-            .then_with(|| natural(a, b))
-    });
-}
-
-/// Sorts `__all__` like ruff's RUF022 (by kind, then naturally and case-sensitively).
-fn sort_all(names: &mut [String]) {
-    names.sort_by(|a, b| name_kind(a).cmp(&name_kind(b)).then_with(|| natural(a, b)));
 }
 
 /// The Python import name of the package (`context_protocols`).

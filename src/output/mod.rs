@@ -105,10 +105,16 @@ pub fn manifest(files: &Files) -> String {
     files.keys().map(|k| format!("{k}\n")).collect()
 }
 
-/// The files with the manifest added.
-fn with_manifest(files: &Files) -> Files {
-    let mut all = files.clone();
-    all.insert(MANIFEST.to_string(), manifest(files));
+/// A package's files as written: path → contents, borrowed from the rendered [`Files`].
+type View<'a> = BTreeMap<&'a str, &'a str>;
+
+/// The files with the manifest `listed` added (nothing is copied).
+fn with_manifest<'a>(files: &'a Files, listed: &'a str) -> View<'a> {
+    let mut all: View = files
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    all.insert(MANIFEST, listed);
     all
 }
 
@@ -153,7 +159,8 @@ pub fn check(out: &Path, packages: &[(&str, &Files)]) -> Result<Changes> {
     let mut changes = Changes::default();
     for (name, files) in packages {
         let live = out.join(name);
-        let all = with_manifest(files);
+        let listed = manifest(files);
+        let all = with_manifest(files, &listed);
         match kind(&live).map_err(io(&live))? {
             Kind::Missing | Kind::Dir => {
                 let plan = stage::plan(&live, &all)?;
@@ -197,9 +204,10 @@ fn write_locked(out: &Path, packages: &[(&str, &Files)]) -> Result<Changes> {
     swap::recover(out)?;
     let mut changes = Changes::default();
     let mut plans = Vec::new();
-    for (name, files) in packages {
+    let listed: Vec<String> = packages.iter().map(|(_, files)| manifest(files)).collect();
+    for ((name, files), listed) in packages.iter().zip(&listed) {
         let live = out.join(name);
-        let all = with_manifest(files);
+        let all = with_manifest(files, listed);
         let plan = stage::plan(&live, &all)?;
         changes
             .changed

@@ -2,11 +2,11 @@
 //! area: generated files written (or hard-linked from the live copy when unchanged), files that
 //! are not ctxgen's carried over, stale files left behind.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::fsutil::{self, check_rel, io, kind, kind_under, Kind, Pause};
-use super::MANIFEST;
+use super::{View, MANIFEST};
 use crate::error::{Error, Result};
 
 /// How one package differs from its live directory.
@@ -32,11 +32,11 @@ impl Plan {
 
 /// Compares `files` (the manifest included) with the live directory `live`, which must be a
 /// real directory or missing. Nothing below `live` is reached through a symbolic link.
-pub(super) fn plan(live: &Path, files: &BTreeMap<String, String>) -> Result<Plan> {
+pub(super) fn plan(live: &Path, files: &View<'_>) -> Result<Plan> {
     let mut plan = Plan::default();
     match kind(live).map_err(io(live))? {
         Kind::Missing => {
-            plan.changed = files.keys().cloned().collect();
+            plan.changed = files.keys().map(|k| k.to_string()).collect();
             return Ok(plan);
         }
         Kind::Dir => plan.live = true,
@@ -56,13 +56,13 @@ pub(super) fn plan(live: &Path, files: &BTreeMap<String, String>) -> Result<Plan
         let same = kind_under(live, rel).map_err(io(&path))? == Kind::File
             && std::fs::read(live.join(rel)).is_ok_and(|old| old == contents.as_bytes());
         if same {
-            plan.unchanged.insert(rel.clone());
+            plan.unchanged.insert(rel.to_string());
         } else {
-            plan.changed.push(rel.clone());
+            plan.changed.push(rel.to_string());
         }
     }
     for rel in &plan.manifest {
-        if !files.contains_key(rel)
+        if !files.contains_key(rel.as_str())
             && kind_under(live, rel).map_err(io(&live.join(rel)))? == Kind::File
         {
             plan.stale.push(rel.clone());
@@ -84,7 +84,7 @@ pub(super) fn not_a_dir(live: &Path) -> Error {
 pub(super) fn build(
     live: &Path,
     new: &Path,
-    files: &BTreeMap<String, String>,
+    files: &View<'_>,
     plan: &Plan,
     pause: &Pause,
 ) -> Result<()> {
@@ -95,7 +95,7 @@ pub(super) fn build(
         if let Some(parent) = dest.parent() {
             std::fs::create_dir_all(parent).map_err(io(&shown))?;
         }
-        let linked = plan.unchanged.contains(rel)
+        let linked = plan.unchanged.contains(*rel)
             && kind_under(live, rel).is_ok_and(|k| k == Kind::File)
             && std::fs::hard_link(live.join(rel), &dest).is_ok();
         if !linked {
@@ -106,7 +106,7 @@ pub(super) fn build(
     if plan.live {
         let mut gen_dirs = BTreeSet::new();
         for rel in files.keys() {
-            let mut prefix = rel.as_str();
+            let mut prefix: &str = rel;
             while let Some((dir, _)) = prefix.rsplit_once('/') {
                 gen_dirs.insert(dir.to_string());
                 prefix = dir;
@@ -134,7 +134,7 @@ fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Carries the entries of the live directory that are not ctxgen's into the new directory.
 struct Carry<'a> {
-    files: &'a BTreeMap<String, String>,
+    files: &'a View<'a>,
     gen_dirs: &'a BTreeSet<String>,
     plan: &'a Plan,
     live_root: &'a Path,

@@ -25,12 +25,19 @@ pub fn tokens(pointer: &str) -> Option<Vec<String>> {
     )
 }
 
-/// Looks a pointer up in a JSON value.
+/// Looks a pointer up in a JSON value (without allocating unless a token has an escape).
 pub fn get<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
     let mut cur = root;
-    for t in tokens(pointer)? {
+    for raw in pointer.strip_prefix('/')?.split('/') {
+        let t = match raw.contains('~') {
+            true => std::borrow::Cow::Owned(raw.replace("~1", "/").replace("~0", "~")),
+            false => std::borrow::Cow::Borrowed(raw),
+        };
         cur = match cur {
-            Value::Object(map) => map.get(&t)?,
+            Value::Object(map) => map.get(t.as_ref())?,
             Value::Array(items) => {
                 if t.len() > 1 && t.starts_with('0') {
                     return None;

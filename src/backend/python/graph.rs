@@ -64,6 +64,26 @@ pub(super) fn shared_models(ir: &Ir) -> Vec<TypeId> {
     // `MAX_ROUNDS` rounds (a long chain of look-alikes, where each round splits off one more)
     // is given up: every struct keeps a class of its own, which is always sound.
     const MAX_ROUNDS: usize = 64;
+    // What each field adds to its struct's key whatever the classes: computed once, not once
+    // per round.
+    let fixed: Vec<Vec<String>> = ir
+        .types
+        .iter()
+        .enumerate()
+        .map(|(id, t)| match (&t.kind, part[id]) {
+            (TypeKind::Struct(s), true) => s
+                .fields
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{:?}|{}|{:?}|{:?}|{:?}|",
+                        f.wire, f.required, f.default, f.doc, f.annotations
+                    )
+                })
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect();
     let mut class: Vec<usize> = (0..n).collect();
     let mut count = 0;
     let mut rounds = 0;
@@ -84,11 +104,8 @@ pub(super) fn shared_models(ir: &Ir) -> Vec<TypeId> {
             if count > 0 {
                 k.push_str(&format!("{}|", class[id]));
             }
-            for f in &s.fields {
-                k.push_str(&format!(
-                    "{:?}|{}|{:?}|{:?}|{:?}|",
-                    f.wire, f.required, f.default, f.doc, f.annotations
-                ));
+            for (f, fixed) in s.fields.iter().zip(&fixed[id]) {
+                k.push_str(fixed);
                 if count > 0 {
                     key(&f.ty, &class, ir, &mut k);
                 }
