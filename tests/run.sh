@@ -57,6 +57,11 @@ cargo build --quiet --release --bin ctxgen
 CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-corpus -- "$corpus" \
   --list tests/corpus-subset.txt --require-all --work target/corpus-subset --report target/corpus-subset.md
 
+echo "== SchemaStore package.json with the ten schemas it references, as one directory: Python imports and mypy --strict"
+CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-release-builds -- "$corpus" \
+  --largest 0 --directory package.json --python --no-builds --work target/release-builds-quick \
+  --report target/release-builds-quick.md
+
 echo "== SchemaStore instances (tests/instances-subset.txt): verdicts against the jsonschema crate, agreement, round trips"
 CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --example ctxgen-instances -- \
   --corpus "$corpus" --list tests/instances-subset.txt --work target/instances-subset \

@@ -156,6 +156,12 @@ fn main() {
     let text = report::markdown(&dir, &rows, &checked);
     match flag("--report") {
         Some(path) => {
+            // The release-build section (`ctxgen-release-builds`) of the old report stays.
+            let old = std::fs::read_to_string(&path).unwrap_or_default();
+            let text = match corpus::section::existing(&old) {
+                Some(kept) => corpus::section::splice(&text, kept),
+                None => text,
+            };
             std::fs::write(&path, &text).unwrap_or_else(|e| fail(&format!("{path}: {e}")))
         }
         None => print!("{text}"),

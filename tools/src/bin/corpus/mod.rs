@@ -3,6 +3,7 @@
 
 pub mod checks;
 pub mod report;
+pub mod section;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
