@@ -280,7 +280,7 @@ fn typify_times(args: &Args, case: &Case, work: &Path) -> Result<Times, String> 
     if !file.is_file() {
         return Err("a directory; typify reads one file".into());
     }
-    let (code, root) = typify::generate(&file)?;
+    let code = typify::generate(&file)?;
     let dir = work.join("typify-output");
     let _ = std::fs::remove_dir_all(&dir);
     release_builds::write_crate(&dir, typify::MANIFEST, "lib.rs", &typify::library(&code))
@@ -290,7 +290,7 @@ fn typify_times(args: &Args, case: &Case, work: &Path) -> Result<Times, String> 
         crate_dir: dir,
         source_bytes: code.len() as u64,
     };
-    let consumer = root.map(|r| typify::consumer(&r));
+    let consumer = typify::consumer(&code);
     let times = measure(&typify_case, work, consumer.as_deref());
     match (&times.check, &times.failure) {
         (None, Some(f)) => Err(format!("typify's output does not compile: {f}")),

@@ -97,8 +97,8 @@ pub fn section(
     let _ = writeln!(
         s,
         "\n### typify on the same schemas\n\ntypify 0.8's `TypeSpace` on the same file (types \
-         and serde only, no validation), its crate built the same way; its binary parses the \
-         root type from a JSON value and serializes it back. ctxgen's figures repeated beside.\n"
+         and serde only, no validation), its crate built the same way; its binary parses every \
+         type typify derives serde for from a JSON value and serializes it back. ctxgen's figures repeated beside.\n"
     );
     let _ = writeln!(
         s,
