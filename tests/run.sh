@@ -78,3 +78,8 @@ target/release/ctxgen-fuzz --smoke --work target/fuzz-smoke
 
 echo "== generation scale (benches/scale.rs) in quick mode: the bench still runs (no timing is checked)"
 cargo bench --quiet --bench scale -- --quick
+
+echo "== validation benchmark (ctxgen-bench) in quick mode: every harness runs and ctxgen's verdicts are the specification's (no timing is checked)"
+cargo build --quiet --release -p ctxgen-tools --bin ctxgen-bench
+CTXGEN_PYTHON=tests/python/.venv/bin/python target/release/ctxgen-bench --quick --corpus "$corpus" \
+  --instances "${CTXGEN_INSTANCES:-../shared/corpus/schemastore-instances}"

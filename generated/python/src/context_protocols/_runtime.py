@@ -734,18 +734,23 @@ _BUILD_STACK: Final = 256 << 20
 _stack_lock = threading.Lock()
 
 
+_CONTAINERS: Final = (dict, list, tuple)
+
+
 def _nesting(data: Any, stop: int) -> int:
-    """The nesting depth of ``data``, counted up to ``stop`` (iterative)."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack and deepest < stop:
-        v, d = stack.pop()
-        deepest = max(deepest, d)
-        if isinstance(v, dict):
-            stack.extend((x, d + 1) for x in v.values())
-        elif isinstance(v, (list, tuple)):
-            stack.extend((x, d + 1) for x in v)
-    return deepest
+    """The levels of containers in ``data``, counted up to ``stop`` (its nesting depth, or one
+    more when its deepest containers are empty). Level by level, keeping only containers:
+    several times faster than visiting every value, which matters next to the validator."""
+    level = [data] if isinstance(data, _CONTAINERS) else []
+    depth = 0
+    while level and depth < stop:
+        depth += 1
+        below: list[Any] = []
+        for v in level:
+            items = v.values() if isinstance(v, dict) else v
+            below += [x for x in items if isinstance(x, _CONTAINERS)]
+        level = below
+    return depth
 
 
 def _built(make: Callable[[], R], data: Any) -> R:
