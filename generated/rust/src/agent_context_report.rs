@@ -59,6 +59,12 @@ impl AgentContextReport {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n0, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n0, value)
+    }
 }
 
 /// What an agent has in its context window. Required fields are the ones the `report_context` tool and the storage require; the rest is optional. Context-aware task matching (`x-agent-match`, helper `matchTaskToAgent(reports, taskId, projectId)`): each agent's latest report (greatest `reportTimestamp` instant; on equal instants the later one in the list) is scored with `taskMatchScore`; agents are ranked by score, highest first, equal scores by `agentId` in code-point order; the first is recommended, the next two are the alternatives, and the match is context-optimized when the score is at least 50. `refreshRecommendation(report, projectId, now)` recommends `REFRESH_CONTEXT` when the project's `loadedAt` is COLD at `now`, else null (also when the project is not loaded or has no `loadedAt`).
@@ -131,6 +137,12 @@ impl ContextReport {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n1, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n1, value)
+    }
 }
 
 /// Token usage of the context window. Percent full = totalTokens / (totalTokens + availableTokens) * 100.
@@ -185,6 +197,12 @@ impl ContextWindow {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n5, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n5, value)
     }
 }
 
@@ -279,6 +297,12 @@ impl Freshness {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n10, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n10, value)
+    }
 }
 
 /// Number of loaded files per category (e.g. specs, docs, code).
@@ -324,6 +348,12 @@ impl FileCategoryCounts {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n9, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n9, value)
     }
 }
 
@@ -392,6 +422,12 @@ impl LoadedProject {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n8, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n8, value)
+    }
 }
 
 /// A task whose context is loaded.
@@ -453,6 +489,12 @@ impl LoadedTask {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n12, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n12, value)
+    }
 }
 
 /// A document loaded into context.
@@ -510,6 +552,12 @@ impl LoadedDocument {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n15, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n15, value)
+    }
 }
 
 /// Which tasks the agent can start now and which need loading.
@@ -564,6 +612,12 @@ impl Capabilities {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n16, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n16, value)
     }
 }
 
@@ -626,6 +680,12 @@ impl MemoryState {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n19, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n19, value)
+    }
 }
 
 /// Input of the MCP tool `report_context` ("Report agent context window contents for intelligent coordination"). Every field is required, as in the tool's zod schema; extra fields are allowed and ignored. The tool's response (`x-tool-response`, helper `reportContextResponse(input)`): for a valid input, `{"success": true, "message": "Context report recorded", "optimization": {"tasksSuitedForYou": capabilities.canStartImmediately, "tasksRequiringLoad": capabilities.needsContextLoad}}`; an invalid input is the helper error `invalid-report` (the tool's zod parse fails), never a `success: false` response.
@@ -685,5 +745,11 @@ impl ReportContextInput {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n20, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n20, value)
     }
 }

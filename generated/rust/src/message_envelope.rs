@@ -69,4 +69,10 @@ impl MessageEnvelope {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n24, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n24, value)
+    }
 }

@@ -100,6 +100,12 @@ impl DocumentType {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n26, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n26, value)
+    }
 }
 
 /// Role of a chapter in the document outline.
@@ -213,6 +219,12 @@ impl ChapterType {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n27, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n27, value)
+    }
 }
 
 /// Progress of a chapter: `pending`, `in_progress`, `drafted`, `reviewed` or `complete`.
@@ -313,6 +325,12 @@ impl ChapterStatus {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n28, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n28, value)
+    }
 }
 
 /// Progress of a section assignment: `pending`, `in_progress`, `drafted` or `complete` (sections have no `reviewed` state).
@@ -408,6 +426,12 @@ impl SectionStatus {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n29, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n29, value)
     }
 }
 
@@ -511,6 +535,12 @@ impl CitationStyle {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n30, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n30, value)
     }
 }
 
@@ -617,6 +647,12 @@ impl MethodologyType {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n31, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n31, value)
+    }
 }
 
 /// Grammatical tense to write in: `past` or `present`.
@@ -707,6 +743,12 @@ impl Tense {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n32, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n32, value)
+    }
 }
 
 /// Tense to use in each kind of chapter.
@@ -758,6 +800,12 @@ impl TenseRules {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n33, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n33, value)
     }
 }
 
@@ -852,6 +900,12 @@ impl HeadingStyle {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n34, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n34, value)
+    }
 }
 
 /// Label prefix of figure captions and references.
@@ -942,6 +996,12 @@ impl FigurePrefix {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n35, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n35, value)
+    }
 }
 
 /// Label prefix of table captions and references (the seed allows only `Table`).
@@ -1028,6 +1088,12 @@ impl TablePrefix {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n36, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n36, value)
     }
 }
 
@@ -1119,6 +1185,12 @@ impl EquationNumbering {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n37, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n37, value)
+    }
 }
 
 /// Formatting rules of the style guide.
@@ -1172,6 +1244,12 @@ impl Formatting {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n38, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n38, value)
     }
 }
 
@@ -1232,6 +1310,12 @@ impl StyleGuide {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n39, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n39, value)
+    }
 }
 
 /// Style guide inherited by a chapter from its ThesisContext.
@@ -1286,6 +1370,12 @@ impl ChapterStyleGuide {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n40, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n40, value)
+    }
 }
 
 /// Style guide inherited by a section, reduced to what a section writer needs.
@@ -1337,6 +1427,12 @@ impl SectionStyleGuide {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n41, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n41, value)
     }
 }
 
@@ -1394,6 +1490,12 @@ impl GlossaryEntry {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n42, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n42, value)
+    }
 }
 
 /// One chapter of the document outline.
@@ -1449,6 +1551,12 @@ impl ChapterOutline {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n43, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n43, value)
     }
 }
 
@@ -1508,6 +1616,12 @@ impl ChapterSummary {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n45, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n45, value)
+    }
 }
 
 /// Word budget of the document. When absent, consumers apply reasonable defaults (seed table).
@@ -1557,6 +1671,12 @@ impl WordBudget {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n47, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n47, value)
     }
 }
 
@@ -1655,6 +1775,12 @@ impl ThesisContext {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n48, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n48, value)
+    }
 }
 
 /// A section of a chapter assigned to a section writer.
@@ -1712,6 +1838,12 @@ impl SectionAssignment {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n53, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n53, value)
     }
 }
 
@@ -1799,6 +1931,12 @@ impl ChapterContext {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n54, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n54, value)
+    }
 }
 
 /// Section-level state (seed 000, SectionContext), given to an individual section writer. All fields are required except the adjacent-section fields, which are absent when there is no preceding or following section. Derivation from a ChapterContext (`x-derive`, helper `deriveSectionContext(chapter, sectionId, input)`): the section is found in `section_assignments` by `section_id`; `section_number` is the chapter number, a dot and the section's position from 1 (`3.2`); `project_id`, `chapter_id`, `chapter_title` and `style_guide` (projected onto SectionStyleGuide's properties, the input supplying `tense_for_section`) are inherited; `section_id`, `section_title` and `word_budget` come from the assignment; `required_citations`, `available_citations`, `terminology_to_use` and `terms_to_define` must be chosen from the chapter's `required_citations`, `chapter_citations` and `terminology_subset` terms; the neighbour summaries come from the input, only for an existing neighbour section.
@@ -1884,6 +2022,12 @@ impl SectionContext {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n59, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n59, value)
     }
 }
 
@@ -1977,6 +2121,12 @@ impl TargetType {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n61, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n61, value)
     }
 }
 
@@ -2074,6 +2224,12 @@ impl Severity {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n62, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n62, value)
+    }
 }
 
 /// Per-category scores in [0.0, 1.0]; each is optional.
@@ -2135,6 +2291,12 @@ impl CategoryScores {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n63, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n63, value)
+    }
 }
 
 /// One issue found by a quality-control agent.
@@ -2195,6 +2357,12 @@ impl QualityIssue {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n64, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n64, value)
+    }
 }
 
 /// Which levels of context were available to the QC agent.
@@ -2246,6 +2414,12 @@ impl ContextUsed {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n65, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n65, value)
     }
 }
 
@@ -2324,5 +2498,11 @@ impl QualityReport {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n66, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n66, value)
     }
 }

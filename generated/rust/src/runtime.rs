@@ -1029,6 +1029,9 @@ pub fn prefix_items(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> 
     let mut ok = true;
     for (i, (item, node)) in a.iter().zip(nodes).enumerate() {
         ok &= node(item, &at.index(i), r);
+        if !ok && r.quick {
+            return false;
+        }
     }
     ok
 }
@@ -1038,6 +1041,9 @@ pub fn items(v: &Value, from: usize, node: Node, at: &Loc<'_>, r: &mut Report) -
     let mut ok = true;
     for (i, item) in a.iter().enumerate().skip(from) {
         ok &= node(item, &at.index(i), r);
+        if !ok && r.quick {
+            return false;
+        }
     }
     ok
 }
@@ -1080,10 +1086,44 @@ pub fn contains(
 
 pub fn properties(v: &Value, props: &[(&str, Node)], at: &Loc<'_>, r: &mut Report) -> bool {
     let Some(o) = v.as_object() else { return true };
+    if props.len() > 2 * o.len() + 4 {
+        return few_members(o, props, at, r);
+    }
     let mut ok = true;
     for (name, node) in props {
         if let Some(x) = o.get(*name) {
             ok &= node(x, &at.key(name), r);
+            if !ok && r.quick {
+                return false;
+            }
+        }
+    }
+    ok
+}
+
+/// [`properties`] of an object with few members against many declared properties: each member
+/// is looked up among the properties (a length comparison rejects most), then the members
+/// found are checked in the schema's order, so that violations come out as they would.
+#[inline(never)]
+fn few_members(
+    o: &serde_json::Map<String, Value>,
+    props: &[(&str, Node)],
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    let mut found: Vec<(usize, &str, &Value)> = o
+        .iter()
+        .filter_map(|(name, x)| {
+            let i = props.iter().position(|(p, _)| *p == name.as_str())?;
+            Some((i, name.as_str(), x))
+        })
+        .collect();
+    found.sort_unstable_by_key(|f| f.0);
+    let mut ok = true;
+    for (i, name, x) in found {
+        ok &= (props[i].1)(x, &at.key(name), r);
+        if !ok && r.quick {
+            return false;
         }
     }
     ok
@@ -1101,6 +1141,9 @@ pub fn pattern_properties(
         for (re, node) in pats {
             if re.is_match(name) {
                 ok &= node(x, &at.key(name), r);
+                if !ok && r.quick {
+                    return false;
+                }
             }
         }
     }
@@ -1124,6 +1167,9 @@ pub fn additional_properties(
     for (name, x) in o {
         if is_additional(name, known, pats) {
             ok &= node(x, &at.key(name), r);
+            if !ok && r.quick {
+                return false;
+            }
         }
     }
     ok

@@ -111,6 +111,12 @@ impl Engagement {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n69, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n69, value)
+    }
 }
 
 /// A suggested alternative time.
@@ -160,6 +166,12 @@ impl AlternativeTime {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n70, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n70, value)
     }
 }
 
@@ -274,6 +286,12 @@ impl AttendeeActionType {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n72, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n72, value)
+    }
 }
 
 /// Subtypes of `Reply`.
@@ -371,6 +389,12 @@ impl ReplySubtype {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n73, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n73, value)
+    }
 }
 
 /// Subtypes of `Wait`.
@@ -457,6 +481,12 @@ impl WaitSubtype {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n74, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n74, value)
     }
 }
 
@@ -547,6 +577,12 @@ impl ConfirmSubtype {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n75, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n75, value)
     }
 }
 
@@ -641,6 +677,12 @@ impl EscalateSubtype {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n76, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n76, value)
+    }
 }
 
 /// Subtypes of `Close`.
@@ -734,6 +776,12 @@ impl CloseSubtype {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n77, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n77, value)
+    }
 }
 
 /// Metadata of a row whose requirement is `{}`: an empty object.
@@ -776,6 +824,12 @@ impl EmptyMetadata {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n78, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n78, value)
     }
 }
 
@@ -825,6 +879,12 @@ impl EscalateAlternativesProposedMetadata {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n79, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n79, value)
+    }
 }
 
 /// Metadata of Escalate/unusual.
@@ -873,6 +933,12 @@ impl EscalateUnusualMetadata {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n80, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n80, value)
+    }
 }
 
 /// Metadata of Escalate/internal.
@@ -920,6 +986,12 @@ impl EscalateInternalMetadata {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n81, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n81, value)
     }
 }
 
@@ -990,6 +1062,12 @@ impl AttendeeNextAction {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n82, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n82, value)
     }
 }
 
@@ -1098,6 +1176,12 @@ impl EventActionType {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n123, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n123, value)
+    }
 }
 
 /// Subtypes of `Coordination in progress`.
@@ -1198,6 +1282,12 @@ impl CoordinationInProgressSubtype {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n124, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n124, value)
     }
 }
 
@@ -1304,6 +1394,12 @@ impl WaitingForDecisionSubtype {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n125, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n125, value)
+    }
 }
 
 /// Subtypes of `Complete`.
@@ -1394,6 +1490,12 @@ impl CompleteSubtype {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n126, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n126, value)
+    }
 }
 
 /// Metadata of Waiting for decision/reschedule.
@@ -1440,6 +1542,12 @@ impl RescheduleMetadata {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n127, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n127, value)
+    }
 }
 
 /// Metadata of Waiting for decision/resolve_conflict.
@@ -1485,6 +1593,12 @@ impl ResolveConflictMetadata {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n129, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n129, value)
     }
 }
 
@@ -1540,6 +1654,12 @@ impl EventNextAction {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n130, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n130, value)
     }
 }
 
@@ -1614,6 +1734,12 @@ impl AttendeeAnalysis {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n155, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n155, value)
+    }
 }
 
 /// Assessment of the whole event.
@@ -1666,6 +1792,12 @@ impl EventAnalysis {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n157, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n157, value)
+    }
 }
 
 /// Start and end of the event.
@@ -1715,6 +1847,12 @@ impl EventDates {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n158, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n158, value)
     }
 }
 
@@ -1772,6 +1910,12 @@ impl Attendee {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n159, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n159, value)
     }
 }
 
@@ -1836,6 +1980,12 @@ impl SchedulingOperation {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n162, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n162, value)
     }
 }
 
@@ -1927,6 +2077,12 @@ impl MessageDirection {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n166, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n166, value)
+    }
 }
 
 /// One message of the conversation with the attendee.
@@ -1980,6 +2136,12 @@ impl ConversationMessage {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n167, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n167, value)
     }
 }
 
@@ -2042,6 +2204,12 @@ impl Coordination {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n168, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n168, value)
+    }
 }
 
 /// The agent's JSON output. If `follow_up_date` is not null the backend schedules a re-invocation at that time. Post-processing (`x-post-process`, helper `processSchedulingAgentOutput(output)`): the output is validated; each next action that is not exactly valid is replaced by its type's fallback; when the result is valid the backend updates the coordination with `attendee_analysis`, the scheduling operation with `event_analysis`, and schedules a re-invocation at `follow_up_date` unless it is null (`ok`); a result still invalid (missing fields, scores out of range, a bad engagement or date) is escalated to the user with no update (`escalate`); a value that is not an object marks the coordination as failed (`failed`). The violations of the original output are returned sorted by pointer, then keyword.
@@ -2093,5 +2261,11 @@ impl SchedulingAgentOutput {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n171, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n171, value)
     }
 }

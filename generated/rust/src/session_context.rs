@@ -71,6 +71,12 @@ impl SessionContext {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n172, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n172, value)
+    }
 }
 
 /// Agent family: `ps` (problem solving), `nse` (NASA SE) or `orch` (orchestration).
@@ -164,6 +170,12 @@ impl AgentFamily {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n176, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n176, value)
+    }
 }
 
 /// Cognitive mode of the agent.
@@ -256,6 +268,12 @@ impl CognitiveMode {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n177, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n177, value)
     }
 }
 
@@ -353,6 +371,12 @@ impl AgentModel {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n178, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n178, value)
+    }
 }
 
 /// Reference to an agent. The id has the form `{family}-{role}` and its family prefix must equal `family`; the role is lowercase letters and digits in hyphen-separated words.
@@ -409,6 +433,12 @@ impl AgentRef {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n174, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n174, value)
+    }
 }
 
 /// A primary insight from the source agent. The seed fixes only the id pattern; this schema adds a required `summary` text.
@@ -458,6 +488,12 @@ impl KeyFinding {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n196, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n196, value)
     }
 }
 
@@ -509,6 +545,12 @@ impl OpenQuestion {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n199, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n199, value)
+    }
 }
 
 /// An issue blocking completion; a consumer escalates non-empty blockers. The seed fixes only the id pattern; this schema adds a required `description` text.
@@ -558,6 +600,12 @@ impl Blocker {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n202, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n202, value)
     }
 }
 
@@ -617,6 +665,12 @@ impl ConfidenceBreakdown {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n205, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n205, value)
+    }
 }
 
 /// Confidence of the source agent in its handoff.
@@ -670,6 +724,12 @@ impl Confidence {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n204, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n204, value)
     }
 }
 
@@ -796,6 +856,12 @@ impl ArtifactType {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n208, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n208, value)
+    }
 }
 
 /// A file produced by the source agent.
@@ -846,6 +912,12 @@ impl ArtifactRef {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n207, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n207, value)
     }
 }
 
@@ -912,6 +984,12 @@ impl HandoffPayload {
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n194, value)
     }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n194, value)
+    }
 }
 
 /// Orchestration trace of the handoff.
@@ -959,5 +1037,11 @@ impl Trace {
     /// Checks a JSON value against the schema without converting it.
     pub fn validate_value(value: &serde_json::Value) -> Result<(), ValidationErrors> {
         rt::check(super::validators::n210, value)
+    }
+
+    /// Whether a JSON value satisfies the schema: [`Self::validate_value`] without the
+    /// violations, stopping at the first one.
+    pub fn is_valid(value: &serde_json::Value) -> bool {
+        rt::is_valid(super::validators::n210, value)
     }
 }

@@ -724,10 +724,15 @@ function isULabel(cps: readonly number[]): boolean {
 }
 
 const HOST_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+const ASCII_HOST =
+  /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /** RFC 1123 host name (no trailing dot) whose `xn--` labels are valid A-labels. */
 export function isHostname(s: string): boolean {
   if (s.length === 0 || s.length > 253) return false;
+  // The common case in one regular expression: ASCII labels and no `--` anywhere (so no
+  // label is an A-label to decode).
+  if (ASCII_HOST.test(s) && !s.includes("--")) return true;
   for (const label of s.split(".")) {
     if (!HOST_LABEL.test(label)) return false;
     if (label.slice(2, 4) === "--") {
@@ -739,7 +744,9 @@ export function isHostname(s: string): boolean {
   return true;
 }
 
-const ATEXT = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+$/;
+/** A dot-atom: runs of RFC 5322 `atext` joined by single dots. */
+const DOT_ATOM =
+  /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+(?:\.[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+)*$/;
 
 /** RFC 5321 mailbox: a dot-atom or quoted-string local part (at most 64 characters),
  * `@`, and a host name or an address literal. */
@@ -764,7 +771,7 @@ export function isEmail(s: string): boolean {
       if (c < 0x20 || c > 0x7e || c === 0x22) return false;
       i++;
     }
-  } else if (!local.split(".").every((part) => ATEXT.test(part))) {
+  } else if (!DOT_ATOM.test(local)) {
     return false;
   }
   if (domain.startsWith("[") && domain.endsWith("]")) {

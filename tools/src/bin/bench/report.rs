@@ -32,7 +32,7 @@ const LANGS: &[(&str, &str)] = &[
 
 fn mode_title(lang: &str, mode: &str) -> &'static str {
     match (lang, mode) {
-        ("rust", "check") => "`T::validate_value(&v).is_ok()` against `jsonschema`'s `is_valid`",
+        ("rust", "check") => "`T::is_valid(&v)` against `jsonschema`'s `is_valid`",
         ("rust", "errors") => "`T::validate_value(&v)`, every violation, against `iter_errors`",
         ("rust", "parse") => "`T::from_json(text)` (parse, validate, build) against plain `serde_json::from_str::<T>` (no validation)",
         ("typescript", "check") => "`isT(v)` against ajv (first error) and TypeBox's compiled `Check`",

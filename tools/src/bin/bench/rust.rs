@@ -184,9 +184,10 @@ fn dispatch(m: &Value, crates: &[Crate]) -> String {
         let path = format!("{}::{ty}", c.alias);
         // A type alias (`pub type T = String;`) has no `from_json` but a free `validate_t`:
         // its parse is text -> value -> validate -> typed value, as `from_json` does.
-        let (validate, parse) = match c.free.get(ty) {
+        let (validate, check, parse) = match c.free.get(ty) {
             Some(f) => (
                 format!("{}::{f}", c.alias),
+                format!("{}::{f}(v).is_ok()", c.alias),
                 format!(
                     "parse_value(t).ok().filter(|v| {}::{f}(v).is_ok())\n\
                      \x20               .and_then(|v| serde_json::from_value::<{path}>(v).ok()).map(black_box).is_some()",
@@ -195,13 +196,14 @@ fn dispatch(m: &Value, crates: &[Crate]) -> String {
             ),
             None => (
                 format!("{path}::validate_value"),
+                format!("{path}::is_valid(v)"),
                 format!("black_box({path}::from_json(t)).is_ok()"),
             ),
         };
         let _ = write!(
             s,
             "        {i} => Some(Ops {{\n\
-             \x20           check: |v| {validate}(v).is_ok(),\n\
+             \x20           check: |v| {check},\n\
              \x20           errors: |v| black_box({validate}(v)).map_or_else(|e| e.0.len(), |()| 0),\n\
              \x20           parse: |t| {parse},\n\
              \x20           serde: |t| black_box(serde_json::from_str::<{path}>(t)).is_ok(),\n\
