@@ -147,6 +147,9 @@ impl<'a> Loc<'a> {
 pub struct Report {
     errors: Vec<Violation>,
     quick: bool,
+    /// Quick mode found a violation: the verdict is `false` whatever follows, so the
+    /// subschemas still to run return at once.
+    settled: bool,
 }
 
 impl Report {
@@ -156,7 +159,9 @@ impl Report {
         keyword: &'static str,
         message: impl FnOnce() -> String,
     ) -> bool {
-        if !self.quick {
+        if self.quick {
+            self.settled = true;
+        } else {
             self.errors.push(Violation { pointer: at.pointer(), keyword, message: message() });
         }
         false
@@ -241,7 +246,7 @@ pub fn schema_default<T: DeserializeOwned>(text: &str) -> T {
 }
 
 fn quick(node: Node, v: &Value, at: &Loc<'_>) -> bool {
-    node(v, at, &mut Report { errors: Vec::new(), quick: true })
+    node(v, at, &mut Report { errors: Vec::new(), quick: true, settled: false })
 }
 
 /// Runs a node and returns every violation.
@@ -1025,6 +1030,9 @@ pub fn unique_items(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 }
 
 pub fn prefix_items(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
     let Some(a) = v.as_array() else { return true };
     let mut ok = true;
     for (i, (item, node)) in a.iter().zip(nodes).enumerate() {
@@ -1037,6 +1045,9 @@ pub fn prefix_items(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> 
 }
 
 pub fn items(v: &Value, from: usize, node: Node, at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
     let Some(a) = v.as_array() else { return true };
     let mut ok = true;
     for (i, item) in a.iter().enumerate().skip(from) {
@@ -1071,6 +1082,9 @@ pub fn contains(
     at: &Loc<'_>,
     r: &mut Report,
 ) -> bool {
+    if r.settled {
+        return false;
+    }
     let Some(a) = v.as_array() else { return true };
     let count =
         a.iter().enumerate().filter(|(i, item)| quick(node, item, &at.index(*i))).count() as u64;
@@ -1085,6 +1099,9 @@ pub fn contains(
 }
 
 pub fn properties(v: &Value, props: &[(&str, Node)], at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
     let Some(o) = v.as_object() else { return true };
     if props.len() > 2 * o.len() + 4 {
         return few_members(o, props, at, r);
@@ -1135,6 +1152,9 @@ pub fn pattern_properties(
     at: &Loc<'_>,
     r: &mut Report,
 ) -> bool {
+    if r.settled {
+        return false;
+    }
     let Some(o) = v.as_object() else { return true };
     let mut ok = true;
     for (name, x) in o {
@@ -1162,6 +1182,9 @@ pub fn additional_properties(
     at: &Loc<'_>,
     r: &mut Report,
 ) -> bool {
+    if r.settled {
+        return false;
+    }
     let Some(o) = v.as_object() else { return true };
     let mut ok = true;
     for (name, x) in o {
@@ -1276,16 +1299,25 @@ pub fn dependent_schemas(v: &Value, deps: &[(&str, Node)], at: &Loc<'_>, r: &mut
 }
 
 pub fn any_of(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
     nodes.iter().any(|n| quick(*n, v, at))
         || r.fail(at, "anyOf", || "matches none of the alternatives".to_string())
 }
 
 pub fn one_of(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
     let matched = nodes.iter().filter(|n| quick(**n, v, at)).count();
     matched == 1 || r.fail(at, "oneOf", || "must match exactly one of the alternatives".to_string())
 }
 
 pub fn not(v: &Value, node: Node, at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
     !quick(node, v, at) || r.fail(at, "not", || "matches a schema it must not match".to_string())
 }
 
@@ -1297,6 +1329,9 @@ pub fn if_then_else(
     at: &Loc<'_>,
     r: &mut Report,
 ) -> bool {
+    if r.settled {
+        return false;
+    }
     let branch = if quick(cond, v, at) { then } else { otherwise };
     branch.is_none_or(|n| n(v, at, r))
 }
@@ -1372,6 +1407,9 @@ pub fn unevaluated_properties(
     at: &Loc<'_>,
     r: &mut Report,
 ) -> bool {
+    if r.settled {
+        return false;
+    }
     let Some(o) = v.as_object() else { return true };
     let Some(seen) = evaluated(v, table, nodes, pats, at) else { return true };
     let mut ok = true;
@@ -1403,6 +1441,9 @@ pub fn unevaluated_items(
     at: &Loc<'_>,
     r: &mut Report,
 ) -> bool {
+    if r.settled {
+        return false;
+    }
     let Some(a) = v.as_array() else { return true };
     let Some(seen) = evaluated(v, table, nodes, pats, at) else { return true };
     let mut ok = true;
