@@ -7,6 +7,7 @@ import {
   cpSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   writeFileSync,
 } from "node:fs";
@@ -108,7 +109,21 @@ function ctxgenPackage(set) {
         const msg = `${e.stdout ?? ""}${e.stderr ?? ""}`.trim();
         throw new Error(`tsc failed: ${msg.split("\n")[0] || errorText(e)}`);
       }
-      return import(pathToFileURL(join(out, "index.js")).href);
+      // The index exports a helper instead of a type's function of the same name (the
+      // helper `parseContextPath` beside the type's); the type modules export their own.
+      const index = await import(pathToFileURL(join(out, "index.js")).href);
+      const types = {};
+      const skip = new Set([
+        "index.js",
+        "helpers.js",
+        "runtime.js",
+        "validators.js",
+      ]);
+      for (const f of readdirSync(out).filter(
+        (f) => f.endsWith(".js") && !skip.has(f),
+      ))
+        Object.assign(types, await import(pathToFileURL(join(out, f)).href));
+      return { ...index, ...types };
     })();
     set.pkg.catch(() => {});
   }
@@ -195,8 +210,12 @@ const peers = [
     mode,
     async prepare(items, want) {
       const fns = [];
+      // A parse of an invalid item must throw the package's ValidationError; anything else
+      // thrown is a failure of the binding, not a verdict.
+      const errors = [];
       for (const it of items) {
         const pkg = await ctxgenPackage(setInfo(it.target.set));
+        errors.push(pkg.ValidationError);
         const name = `${{ check: "is", errors: "validate", parse: "parse" }[mode]}${it.target.typescript}`;
         if (typeof pkg[name] !== "function")
           throw new Error(`the package exports no ${name}`);
@@ -225,7 +244,8 @@ const peers = [
           let ok = true;
           try {
             sink ^= fns[i](JSON.parse(items[i].text)) === null ? 1 : 0;
-          } catch {
+          } catch (e) {
+            if (!(e instanceof errors[i])) throw e;
             ok = false;
           }
           if (ok !== want) m++;

@@ -167,6 +167,13 @@ pub fn section(
                 let floor = get("json", "floor").and_then(|c| c.ns);
                 let ours = get("ctxgen", mode);
                 let ours_ns = ours.and_then(|c| c.ns);
+                match ours {
+                    None => wrong.push(format!("{lang} ctxgen {mode} on {id}: not measured")),
+                    Some(Cell {
+                        skipped: Some(why), ..
+                    }) => wrong.push(format!("{lang} ctxgen {mode} on {id}: skipped: {why}")),
+                    Some(_) => {}
+                }
                 if let Some(c) = ours.filter(|c| c.mismatches > 0) {
                     wrong.push(format!(
                         "{lang} ctxgen {mode} on {id}: {} item(s) against the expected verdict",

@@ -177,7 +177,15 @@ fn protocol_workloads(
             );
             for case in doc["cases"].as_array().into_iter().flatten() {
                 let text = serde_json::to_string(&case["instance"]).unwrap_or_default();
-                if case["valid"] == Value::Bool(true) {
+                let expect = case["valid"] == Value::Bool(true);
+                if oracle.valid(&file, &pointer, &case["instance"]) != Some(expect) {
+                    return Err(format!(
+                        "{}: the jsonschema crate does not confirm the verdict of case {}",
+                        path.display(),
+                        case["description"]
+                    ));
+                }
+                if expect {
                     bases
                         .entry(type_name.clone())
                         .or_insert_with(|| (t, case["instance"].clone()));
