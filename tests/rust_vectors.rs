@@ -108,3 +108,75 @@ fn every_vector_agrees_with_the_generated_rust_bindings() {
         failures.join("\n")
     );
 }
+
+/// `T::is_valid` of the struct types the vectors test, by name.
+fn is_valid(ty: &str, v: &Value) -> Option<bool> {
+    macro_rules! by_name {
+        ($($t:ident),*) => {
+            match ty {
+                $(stringify!($t) => Some(context_protocols::$t::is_valid(v)),)*
+                _ => None,
+            }
+        };
+    }
+    by_name!(
+        AgentContextReport,
+        ChapterContext,
+        Coordination,
+        MessageEnvelope,
+        QualityReport,
+        ReportContextInput,
+        SchedulingAgentOutput,
+        SchedulingOperation,
+        SectionContext,
+        SessionContext,
+        ThesisContext
+    )
+}
+
+#[test]
+fn is_valid_gives_the_verdict_of_validate_on_every_vector() {
+    let mut checked = 0;
+    for file in vector_files() {
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).expect("read"))
+            .expect("vector JSON");
+        let ty = doc["type"].as_str().expect("type");
+        for case in doc["cases"].as_array().expect("cases") {
+            let instance = &case["instance"];
+            let Some(quick) = is_valid(ty, instance) else {
+                continue;
+            };
+            let full = context_protocols::validate(ty, instance).expect("known type");
+            assert_eq!(
+                quick,
+                full.is_ok(),
+                "{}: {}: is_valid and validate disagree",
+                file.display(),
+                case["description"]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 500, "only {checked} cases reached is_valid");
+}
+
+#[test]
+fn members_of_an_object_with_few_of_its_properties_are_reported_in_the_schema_order() {
+    // ThesisContext declares `project_id`, `title`, `document_type`, ... in that order; an
+    // object with two of them takes the member lookup of `properties`, and the violations
+    // follow the schema's order, not the members' (`document_type` sorts first).
+    let instance = serde_json::json!({"document_type": 5, "title": 1});
+    let errors = context_protocols::ThesisContext::validate_value(&instance)
+        .expect_err("both members have the wrong type");
+    let pointers: Vec<String> = errors.0.iter().map(|v| v.pointer.to_string()).collect();
+    assert_eq!(
+        pointers.first().map(String::as_str),
+        Some("/title"),
+        "{pointers:?}"
+    );
+    assert!(
+        pointers.iter().any(|p| p == "/document_type"),
+        "{pointers:?}"
+    );
+    assert!(!context_protocols::ThesisContext::is_valid(&instance));
+}
