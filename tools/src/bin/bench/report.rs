@@ -310,18 +310,32 @@ mod tests {
     }
 
     #[test]
-    fn a_peer_faster_than_ctxgen_is_listed_and_a_ctxgen_mismatch_reported() {
+    fn a_peer_faster_than_ctxgen_is_listed_and_a_ctxgen_mismatch_skip_or_gap_reported() {
         let manifest = json!({"workloads": [{"id": "w", "title": "t", "items": [{}], "bytes": 10, "expect": "valid"}]});
         let r = json!({"runtime": "node", "versions": {}, "results": [
             {"workload": "w", "impl": "ctxgen", "mode": "check", "median_ns": 200.0, "runs": 3, "mismatches": 1},
             {"workload": "w", "impl": "ajv", "mode": "check", "median_ns": 100.0, "runs": 3, "mismatches": 0},
             {"workload": "w", "impl": "typebox", "mode": "check", "skipped": "if/then"},
+            {"workload": "w", "impl": "ctxgen", "mode": "errors", "skipped": "no validateW"},
         ]});
         let (text, behind, wrong) = section(&manifest, &[("typescript".into(), Ok(r))], "2 cores");
         assert_eq!(behind.len(), 1);
         assert_eq!(behind[0].3, "ajv");
         assert!((behind[0].4 - 0.5).abs() < 1e-9);
-        assert_eq!(wrong.len(), 1);
+        // The mismatch, the skipped errors cell, the missing parse cell.
+        assert_eq!(wrong.len(), 3, "{wrong:?}");
+        assert!(
+            wrong[0].contains("ctxgen check on w: 1 item(s)"),
+            "{wrong:?}"
+        );
+        assert!(
+            wrong[1].contains("ctxgen errors on w: skipped: no validateW"),
+            "{wrong:?}"
+        );
+        assert!(
+            wrong[2].contains("ctxgen parse on w: not measured"),
+            "{wrong:?}"
+        );
         assert!(
             text.contains("| `w` | — | 200 ns | — | 100 ns | 0.50× | skipped | — |"),
             "{text}"
