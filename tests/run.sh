@@ -14,27 +14,30 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-line-tables-only}"
 export CARGO_PROFILE_TEST_DEBUG="${CARGO_PROFILE_TEST_DEBUG:-line-tables-only}"
 
-echo "== generated/ is up to date"
+# Each stage's heading carries the time since the start, so a slow stage shows in the log.
+stage() { printf '== %s  [%dm%02ds]\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
+
+stage "generated/ is up to date"
 cargo run --quiet --bin ctxgen -- generate --check --deny-warnings
 
-echo "== rustfmt and clippy: ctxgen, its tests, and the generated crate"
+stage "rustfmt and clippy: ctxgen, its tests, and the generated crate"
 cargo fmt --all --check
 cargo clippy --quiet -p context-protocols --all-features -- -D warnings
 cargo clippy --quiet -p ctxgen --all-targets -- -D warnings
 
-echo "== cargo test"
+stage "cargo test"
 cargo test --workspace
 
-echo "== typescript"
+stage "typescript"
 bash tests/typescript/run.sh
 
-echo "== python"
+stage "python"
 bash tests/python/run.sh
 
-echo "== packages as installed (npm tarball, wheel, path crate into fresh consumer projects)"
+stage "packages as installed (npm tarball, wheel, path crate into fresh consumer projects)"
 bash tests/packaging/run.sh
 
-echo "== conformance (JSON-Schema-Test-Suite)"
+stage "conformance (JSON-Schema-Test-Suite)"
 suite="${CTXGEN_SUITE:-../shared/corpus/json-schema-test-suite}"
 [ -d "$suite" ] || { echo "error: the JSON-Schema-Test-Suite is not at $suite (set CTXGEN_SUITE)" >&2; exit 1; }
 CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-conformance -- "$suite" \
@@ -45,11 +48,11 @@ if ! diff -q target/conformance.md docs/conformance.md >/dev/null; then
   exit 1
 fi
 
-echo "== hostile patterns (tests/patterns: expected verdicts, agreement, 10,000-character inputs)"
+stage "hostile patterns (tests/patterns: expected verdicts, agreement, 10,000-character inputs)"
 CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-conformance -- tests/patterns \
   --work target/patterns --baseline tests/patterns/baseline.txt --require-agreement
 
-echo "== SchemaStore subset (tests/corpus-subset.txt): generate, cargo check, tsc, import, mypy"
+stage "SchemaStore subset (tests/corpus-subset.txt): generate, cargo check, tsc, import, mypy"
 corpus="${CTXGEN_CORPUS:-../shared/corpus/schemastore}"
 [ -d "$corpus" ] || { echo "error: the SchemaStore corpus is not at $corpus (set CTXGEN_CORPUS)" >&2; exit 1; }
 # The runner starts the release `ctxgen` binary for each file: build both.
@@ -57,29 +60,30 @@ cargo build --quiet --release --bin ctxgen
 CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-corpus -- "$corpus" \
   --list tests/corpus-subset.txt --require-all --work target/corpus-subset --report target/corpus-subset.md
 
-echo "== SchemaStore package.json with the ten schemas it references, as one directory: Python imports and mypy --strict"
+stage "SchemaStore package.json with the ten schemas it references, as one directory: Python imports and mypy --strict"
 CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-release-builds -- "$corpus" \
   --largest 0 --directory package.json --python --no-builds --work target/release-builds-quick \
   --report target/release-builds-quick.md
 
-echo "== SchemaStore instances (tests/instances-subset.txt): verdicts against the jsonschema crate, agreement, round trips"
+stage "SchemaStore instances (tests/instances-subset.txt): verdicts against the jsonschema crate, agreement, round trips"
 CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --example ctxgen-instances -- \
   --corpus "$corpus" --list tests/instances-subset.txt --work target/instances-subset \
   --baseline tests/instances-baseline.txt --require-agreement --require-round-trip \
   --report target/instances-subset.md --json target/instances-subset.json
 
-echo "== clippy -D warnings on the crates generated from the SchemaStore subset"
+stage "clippy -D warnings on the crates generated from the SchemaStore subset"
 bash tests/corpus-clippy.sh target/corpus-clippy
 
-echo "== hostile schemas (docs/fuzzing.md): the fixtures of tests/hostile (build checks of the small ones), then a 200-mutant fuzz smoke"
+stage "hostile schemas (docs/fuzzing.md): the fixtures of tests/hostile (build checks of the small ones), then a 200-mutant fuzz smoke"
 cargo build --quiet --release -p ctxgen -p ctxgen-tools --bin ctxgen --bin ctxgen-fuzz
 target/release/ctxgen-fuzz --fixtures --quick --work target/fuzz-fixtures
 target/release/ctxgen-fuzz --smoke --work target/fuzz-smoke
 
-echo "== generation scale (benches/scale.rs) in quick mode: the bench still runs (no timing is checked)"
+stage "generation scale (benches/scale.rs) in quick mode: the bench still runs (no timing is checked)"
 cargo bench --quiet --bench scale -- --quick
 
-echo "== validation benchmark (ctxgen-bench) in quick mode: every harness runs and ctxgen's verdicts are the specification's (no timing is checked)"
+stage "validation benchmark (ctxgen-bench) in quick mode: every harness runs and ctxgen's verdicts are the specification's (no timing is checked)"
 cargo build --quiet --release -p ctxgen-tools --bin ctxgen-bench
 CTXGEN_PYTHON=tests/python/.venv/bin/python target/release/ctxgen-bench --quick --corpus "$corpus" \
   --instances "${CTXGEN_INSTANCES:-../shared/corpus/schemastore-instances}"
+stage "done"

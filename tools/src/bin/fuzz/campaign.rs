@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::build::{self, Tools};
 use super::exec::{self, Class, Slot};
@@ -374,7 +374,8 @@ pub fn fixtures(ctx: &Context, root: &Path, quick: bool) -> i32 {
         if let Err(e) = fx.write_schemas(&slot.schemas()) {
             p.push(format!("cannot write its schemas: {e}"));
         } else {
-            let o = exec::generate(&ctx.exe, &slot, &format!("corpus-f{j}"), exec::LIMIT);
+            let limit = fx.time_limit.map_or(exec::LIMIT, Duration::from_secs);
+            let o = exec::generate(&ctx.exe, &slot, &format!("corpus-f{j}"), limit);
             let run = fixture::Run {
                 code: o.code,
                 timed_out: o.class == Class::Hang,

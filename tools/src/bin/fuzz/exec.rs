@@ -9,6 +9,9 @@ use std::time::{Duration, Instant};
 
 use super::hostile::SENTINEL;
 
+/// The folder a run stages its output in, inside its output directory.
+const STAGING: &str = ".ctxgen-staging";
+
 /// The longest one generation (all three languages) may take.
 pub const LIMIT: Duration = Duration::from_secs(10);
 
@@ -127,7 +130,10 @@ pub fn generate(exe: &Path, slot: &Slot, package: &str, limit: Duration) -> Outc
             None,
         ),
     };
-    let (class, detail) = match escaped(slot, &before) {
+    // A run killed part-way (over the time limit, or by a signal) leaves its staging folder
+    // (`OUT/.ctxgen-staging`, which the next run clears); that is not a write outside `OUT`.
+    let killed = code.is_none();
+    let (class, detail) = match escaped(slot, &before, killed) {
         Some(what) => (Class::Escape, what),
         None => (class, detail),
     };
@@ -277,7 +283,7 @@ pub fn listing(dir: &Path) -> BTreeSet<(String, u64)> {
 
 /// What the generator wrote where it must not: next to its output, in its working directory,
 /// into the schemas, or a sentinel file anywhere it could reach.
-fn escaped(slot: &Slot, schemas_before: &BTreeSet<(String, u64)>) -> Option<String> {
+fn escaped(slot: &Slot, schemas_before: &BTreeSet<(String, u64)>, killed: bool) -> Option<String> {
     let allowed = ["schemas", "out", "cwd", "stderr"];
     let mut strays: Vec<String> = std::fs::read_dir(&slot.dir)
         .map(|d| {
@@ -298,6 +304,7 @@ fn escaped(slot: &Slot, schemas_before: &BTreeSet<(String, u64)>) -> Option<Stri
                 d.flatten()
                     .map(|e| e.file_name().to_string_lossy().into_owned())
                     .filter(|n| !["rust", "typescript", "python"].contains(&n.as_str()))
+                    .filter(|n| !(killed && n == STAGING))
                     .map(|n| format!("out/{n}"))
                     .collect::<Vec<_>>()
             })
@@ -321,4 +328,57 @@ pub fn sentinel_near(dir: &Path) -> Option<String> {
         .find(|e| e.file_name().to_string_lossy().starts_with(SENTINEL))?;
     let _ = std::fs::remove_file(hit.path());
     Some(hit.path().display().to_string())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A stand-in generator: a shell script that makes `OUT/<staging>` and then runs `rest`.
+    fn fake(dir: &Path, staging: &str, rest: &str) -> PathBuf {
+        let exe = dir.join("fake-ctxgen");
+        let script = format!(
+            "#!/bin/sh\nwhile [ \"$1\" != --out ]; do shift; done\nmkdir -p \"$2/{staging}\"\n{rest}\n"
+        );
+        std::fs::write(&exe, script).unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        exe
+    }
+
+    fn run(name: &str, staging: &str, rest: &str, limit: Duration) -> Outcome {
+        let dir = std::env::temp_dir().join(format!("ctxgen-exec-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let exe = fake(&dir, staging, rest);
+        let slot = Slot::new(dir.join("slot"));
+        slot.clear();
+        std::fs::create_dir_all(slot.schemas()).unwrap();
+        let o = generate(&exe, &slot, "p", limit);
+        let _ = std::fs::remove_dir_all(&dir);
+        o
+    }
+
+    #[test]
+    fn a_run_killed_over_the_limit_is_a_hang_though_its_staging_folder_is_left() {
+        let o = run("hang", STAGING, "exec sleep 30", Duration::from_millis(300));
+        assert_eq!(o.class, Class::Hang, "{}", o.detail);
+    }
+
+    #[test]
+    fn a_staging_folder_left_by_a_run_that_exited_is_a_write_outside_its_output() {
+        let o = run("exit", STAGING, "exit 0", Duration::from_secs(20));
+        assert_eq!(o.class, Class::Escape, "{}", o.detail);
+    }
+
+    #[test]
+    fn another_folder_left_by_a_killed_run_is_still_a_write_outside_its_output() {
+        let o = run(
+            "other",
+            "stray",
+            "exec sleep 30",
+            Duration::from_millis(300),
+        );
+        assert_eq!(o.class, Class::Escape, "{}", o.detail);
+    }
 }

@@ -12,6 +12,7 @@
 //!   "message_contains": ["..."],      // clean-error: each must occur in the message
 //!   "output_must_not_contain": ["..."], // generates: no generated file contains these
 //!   "build": true,                    // generates: the output must build in all languages
+//!   "time_limit": 30,                 // seconds for the generation (default: the fuzzer's limit)
 //!   "files": { "name.json": <schema> } // more schema files, written as JSON
 //!   "raw_files": { "name.json": "text" } // more schema files, written verbatim
 //! }
@@ -63,6 +64,10 @@ pub struct Fixture {
     pub message_contains: Vec<String>,
     pub output_must_not_contain: Vec<String>,
     pub build: bool,
+    /// Seconds the generation may take (`None`: the fuzzer's limit). For fixtures that are
+    /// large on purpose (tens of thousands of types), whose time is linear but above the limit
+    /// meant for mutants of everyday size.
+    pub time_limit: Option<u64>,
     /// Extra schema files: name → contents.
     pub files: BTreeMap<String, Vec<u8>>,
 }
@@ -128,6 +133,7 @@ pub fn load(dir: &Path) -> Result<Fixture, String> {
         message_contains: strings("message_contains"),
         output_must_not_contain: strings("output_must_not_contain"),
         build: v.get("build").and_then(Value::as_bool).unwrap_or(false),
+        time_limit: v.get("time_limit").and_then(Value::as_u64),
         files,
     })
 }
