@@ -160,6 +160,7 @@ pub fn build_with(set: &mut SchemaSet, options: BuildOptions) -> Result<Ir> {
         types,
         program,
         diagnostics,
+        type_names: std::sync::OnceLock::new(),
     })
 }
 

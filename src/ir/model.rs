@@ -184,6 +184,8 @@ pub struct Ir {
     pub types: Vec<TypeDef>,
     pub program: Program,
     pub diagnostics: Vec<Diagnostic>,
+    /// [`names::type_names`](super::names::type_names), computed once (every backend asks).
+    pub(crate) type_names: std::sync::OnceLock<Vec<String>>,
 }
 
 impl Ir {

@@ -453,6 +453,10 @@ pub fn dedupe(names: Vec<String>, taken: &mut HashSet<String>, sep: &str) -> Vec
 ///   their module's name, then numbered. Adding a file or a definition that takes none of these
 ///   names renames nothing.
 pub fn type_names(_lang: Lang, ir: &Ir) -> Vec<String> {
+    ir.type_names.get_or_init(|| unique_type_names(ir)).clone()
+}
+
+fn unique_type_names(ir: &Ir) -> Vec<String> {
     let base: Vec<String> = ir
         .types
         .iter()

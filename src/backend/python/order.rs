@@ -19,26 +19,26 @@ fn name_kind(n: &str) -> u8 {
     }
 }
 
-/// A piece of a name in natural order: a run of ASCII digits, or any other character.
+/// A piece of a name in natural order: a run of ASCII digits (borrowed from the name), or any
+/// other character.
 #[derive(Debug, PartialEq, Eq)]
-enum Piece {
-    Digits(String),
+enum Piece<'a> {
+    Digits(&'a str),
     Char(char),
 }
 
-fn pieces(s: &str) -> Vec<Piece> {
-    let mut out = Vec::new();
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if !c.is_ascii_digit() {
+fn pieces(s: &str) -> Vec<Piece<'_>> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if c.is_ascii_digit() {
+            let n = rest.bytes().take_while(u8::is_ascii_digit).count();
+            out.push(Piece::Digits(&rest[..n]));
+            rest = &rest[n..];
+        } else {
             out.push(Piece::Char(c));
-            continue;
+            rest = &rest[c.len_utf8()..];
         }
-        let mut run = String::from(c);
-        while let Some(d) = chars.next_if(char::is_ascii_digit) {
-            run.push(d);
-        }
-        out.push(Piece::Digits(run));
     }
     out
 }
@@ -55,6 +55,7 @@ fn first(p: &Piece) -> char {
 fn natural(a: &[Piece], b: &[Piece]) -> Ordering {
     for (x, y) in a.iter().zip(b) {
         let order = match (x, y) {
+            (Piece::Char(x), Piece::Char(y)) => x.cmp(y),
             (Piece::Digits(x), Piece::Digits(y)) if x.starts_with('0') || y.starts_with('0') => {
                 x.cmp(y)
             }
@@ -68,39 +69,44 @@ fn natural(a: &[Piece], b: &[Piece]) -> Ordering {
     a.len().cmp(&b.len())
 }
 
-/// Sorts `names` by `key` (stable; the same comparisons as comparing the names themselves).
-fn sort_by_key<K>(names: &mut [String], key: impl Fn(&str) -> K, cmp: impl Fn(&K, &K) -> Ordering) {
-    let mut keyed: Vec<(K, String)> = names
-        .iter_mut()
-        .map(|n| (key(n), std::mem::take(n)))
-        .collect();
-    keyed.sort_by(|a, b| cmp(&a.0, &b.0));
-    for (slot, (_, name)) in names.iter_mut().zip(keyed) {
-        *slot = name;
+/// Puts `names` in the order of `perm` (the old position of each new one).
+fn apply(names: &mut [String], perm: &[usize]) {
+    let mut old: Vec<String> = names.iter_mut().map(std::mem::take).collect();
+    for (slot, &i) in names.iter_mut().zip(perm) {
+        *slot = std::mem::take(&mut old[i]);
     }
 }
 
 /// Sorts the names of a `from … import` like ruff's isort rules (by kind, then naturally and
-/// case-insensitively, then naturally).
+/// case-insensitively, then naturally). Stable; the same comparisons as comparing the names.
 pub(super) fn sort_imports(names: &mut [String]) {
-    sort_by_key(
-        names,
-        |n| (name_kind(n), pieces(&n.to_lowercase()), pieces(n)),
-        |a, b| {
-            a.0.cmp(&b.0)
-                .then_with(|| natural(&a.1, &b.1))
-                .then_with(|| natural(&a.2, &b.2))
-        },
-    );
+    let lower: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    let keys: Vec<_> = names
+        .iter()
+        .zip(&lower)
+        .map(|(n, l)| (name_kind(n), pieces(l), pieces(n)))
+        .collect();
+    let mut perm: Vec<usize> = (0..names.len()).collect();
+    perm.sort_by(|&a, &b| {
+        let (a, b) = (&keys[a], &keys[b]);
+        a.0.cmp(&b.0)
+            .then_with(|| natural(&a.1, &b.1))
+            .then_with(|| natural(&a.2, &b.2))
+    });
+    drop(keys);
+    apply(names, &perm);
 }
 
 /// Sorts `__all__` like ruff's RUF022 (by kind, then naturally and case-sensitively).
 pub(super) fn sort_all(names: &mut [String]) {
-    sort_by_key(
-        names,
-        |n| (name_kind(n), pieces(n)),
-        |a, b| a.0.cmp(&b.0).then_with(|| natural(&a.1, &b.1)),
-    );
+    let keys: Vec<_> = names.iter().map(|n| (name_kind(n), pieces(n))).collect();
+    let mut perm: Vec<usize> = (0..names.len()).collect();
+    perm.sort_by(|&a, &b| {
+        let (a, b) = (&keys[a], &keys[b]);
+        a.0.cmp(&b.0).then_with(|| natural(&a.1, &b.1))
+    });
+    drop(keys);
+    apply(names, &perm);
 }
 
 #[cfg(test)]
