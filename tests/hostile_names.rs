@@ -95,7 +95,7 @@ fn no_raw_control_characters() {
 
 #[test]
 fn rust_output_builds_clean_and_round_trips() {
-    let krate = krate::generate(FIXTURE, "hostile", "hostile", "hostile");
+    let krate = krate::generate(FIXTURE, "hostile", "hostile", "features");
     krate.cargo(krate::CLIPPY);
     krate.behaviour(&std::fs::read_to_string("tests/fixtures/hostile-behaviour.rs").unwrap());
     std::fs::copy(

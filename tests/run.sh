@@ -80,7 +80,9 @@ target/release/ctxgen-fuzz --fixtures --quick --work target/fuzz-fixtures
 target/release/ctxgen-fuzz --smoke --work target/fuzz-smoke
 
 stage "generation scale (benches/scale.rs) in quick mode: the bench still runs (no timing is checked)"
-cargo bench --quiet --bench scale -- --quick
+# The test profile reuses what `cargo test` built (`cargo bench` would build every
+# dev-dependency again in release, minutes for a check that times nothing).
+cargo test --quiet --bench scale -- --quick
 
 stage "validation benchmark (ctxgen-bench) in quick mode: every harness runs and ctxgen's verdicts are the specification's (no timing is checked)"
 cargo build --quiet --release -p ctxgen-tools --bin ctxgen-bench

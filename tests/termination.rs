@@ -381,7 +381,7 @@ fn cyclic_schemas_give_rust_that_builds() {
         "tests/fixtures/typescript/refcycles",
         "refcycles",
         "termination",
-        "termination",
+        "features",
     );
     krate.behaviour(BEHAVIOUR);
     krate.cargo(&["test", "--quiet"]);
