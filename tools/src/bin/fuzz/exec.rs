@@ -7,10 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::hostile::SENTINEL;
+use ctxgen::output::STAGING;
 
-/// The folder a run stages its output in, inside its output directory.
-const STAGING: &str = ".ctxgen-staging";
+use super::hostile::SENTINEL;
 
 /// The longest one generation (all three languages) may take.
 pub const LIMIT: Duration = Duration::from_secs(10);
