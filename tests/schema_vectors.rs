@@ -19,6 +19,10 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Registry, ValidationError, Validator};
 use serde_json::{json, Map, Value};
 
+#[path = "../tools/src/bin/bench/max_words.rs"]
+mod max_words;
+use max_words::{count_words, max_words};
+
 const BASE: &str = "https://ctxgen.dev/schemas/";
 const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
 const SCHEMA_FILES: [&str; 6] = [
@@ -162,45 +166,12 @@ fn registry(schemas: &BTreeMap<String, Value>) -> Registry<'static> {
 
 // ------------------------------------------------------------------------ x-max-words
 
-/// Number of words: maximal runs of characters that are not ASCII whitespace
-/// (space, \t, \n, \v, \f, \r).
-fn count_words(s: &str) -> usize {
-    s.split([' ', '\t', '\n', '\u{0B}', '\u{0C}', '\r'])
-        .filter(|w| !w.is_empty())
-        .count()
-}
-
-struct MaxWords(usize);
-
-impl<'i> jsonschema::Keyword<'i> for MaxWords {
-    fn validate(&self, instance: &'i Value) -> Result<(), ValidationError<'i>> {
-        match instance.as_str() {
-            Some(s) if count_words(s) > self.0 => Err(ValidationError::custom(format!(
-                "more than {} words",
-                self.0
-            ))),
-            _ => Ok(()),
-        }
-    }
-    fn is_valid(&self, instance: &'i Value) -> bool {
-        self.validate(instance).is_ok()
-    }
-}
-
 fn build(registry: &Registry<'static>, target: &str) -> Result<Validator, String> {
     jsonschema::options()
         .with_registry(registry)
         .offline()
         .should_validate_formats(true)
-        .with_keyword(
-            "x-max-words",
-            |_parent: &Map<String, Value>, value: &Value, _loc| {
-                let n = value.as_u64().ok_or_else(|| {
-                    ValidationError::custom("x-max-words must be a non-negative integer")
-                })?;
-                Ok(Box::new(MaxWords(n as usize)))
-            },
-        )
+        .with_keyword("x-max-words", max_words)
         .build(&json!({"$schema": DRAFT, "$ref": target}))
         .map_err(|e| format!("cannot build a validator for {target}: {e}"))
 }

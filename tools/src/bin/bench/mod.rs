@@ -1,6 +1,7 @@
 //! The three-language benchmark: workloads, the harness of each language, the report
 //! (`FORMAT.md` describes the manifest and the result files).
 
+pub mod max_words;
 pub mod oracle;
 pub mod report;
 pub mod rust;

@@ -7,8 +7,10 @@ use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use jsonschema::{Draft, Keyword, Retrieve, Uri, ValidationError, Validator};
-use serde_json::{json, Map, Value};
+use jsonschema::{Draft, Retrieve, Uri, Validator};
+use serde_json::{json, Value};
+
+use super::max_words::max_words;
 
 use super::workloads::{file_id, read};
 
@@ -32,32 +34,6 @@ impl Retrieve for SetRetriever {
             return Ok(read(&file)?);
         }
         Err(format!("{uri} is not in {}", self.dir.display()).into())
-    }
-}
-
-/// The project's `x-max-words` extension keyword (`schemas/README.md`): at most that many words,
-/// a word being a maximal run of characters that are not ASCII whitespace.
-struct MaxWords(usize);
-
-impl<'i> Keyword<'i> for MaxWords {
-    fn validate(&self, instance: &'i Value) -> Result<(), ValidationError<'i>> {
-        if self.is_valid(instance) {
-            Ok(())
-        } else {
-            Err(ValidationError::custom(format!(
-                "has more than {} words",
-                self.0
-            )))
-        }
-    }
-
-    fn is_valid(&self, instance: &Value) -> bool {
-        instance.as_str().is_none_or(|s| {
-            s.split([' ', '\t', '\n', '\u{b}', '\u{c}', '\r'])
-                .filter(|w| !w.is_empty())
-                .count()
-                <= self.0
-        })
     }
 }
 
@@ -114,12 +90,7 @@ impl Oracle {
                 .should_validate_formats(true)
                 .without_content_media_type_support("application/json")
                 .without_content_encoding_support("base64")
-                .with_keyword("x-max-words", |_: &Map<String, Value>, value: &Value, _| {
-                    let n = value.as_u64().ok_or_else(|| {
-                        ValidationError::custom("x-max-words must be a non-negative integer")
-                    })?;
-                    Ok(Box::new(MaxWords(n as usize)))
-                })
+                .with_keyword("x-max-words", max_words)
                 .build(&schema)
                 .ok()
         }))
