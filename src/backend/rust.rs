@@ -18,6 +18,7 @@ mod flows;
 mod helpers;
 mod layout;
 mod limits;
+mod objects;
 mod serde_impl;
 mod validators;
 

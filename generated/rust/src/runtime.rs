@@ -221,12 +221,13 @@ pub fn ecma(source: &'static str) -> Regex {
     Regex { engine: Engine::Ecma(regex(source)), source }
 }
 
-/// A pattern for the linear engine: `translated` is the RE2 syntax the generator wrote and
-/// checked for the schema's `source`.
+/// A pattern for the linear engine: `translated` is the syntax of the `regex` crate the
+/// generator wrote for the schema's `source`, with the same meaning. A translation the crate
+/// does not compile (over its size limit) leaves the pattern to the ECMA-262 engine.
 pub fn linear(translated: &str, source: &'static str) -> Regex {
     match ::regex::Regex::new(translated) {
         Ok(r) => Regex { engine: Engine::Linear(Box::new(r)), source },
-        Err(_) => Regex { engine: Engine::Ecma(regex("[^\\s\\S]")), source },
+        Err(_) => ecma(source),
     }
 }
 
@@ -787,6 +788,7 @@ fn is_integer(v: &Value) -> bool {
     }
 }
 
+#[inline]
 pub fn types(v: &Value, types: &[Type], at: &Loc<'_>, r: &mut Report) -> bool {
     let ok = types.iter().any(|t| match t {
         Type::Null => v.is_null(),
@@ -797,7 +799,13 @@ pub fn types(v: &Value, types: &[Type], at: &Loc<'_>, r: &mut Report) -> bool {
         Type::String => v.is_string(),
         Type::Integer => is_integer(v),
     });
-    ok || r.fail(at, "type", || format!("must be of type {}", type_list(types)))
+    ok || wrong_type(types, at, r)
+}
+
+#[cold]
+#[inline(never)]
+fn wrong_type(types: &[Type], at: &Loc<'_>, r: &mut Report) -> bool {
+    r.fail(at, "type", || format!("must be of type {}", type_list(types)))
 }
 
 impl Type {
@@ -1206,15 +1214,129 @@ pub fn no_additional_properties(
     r: &mut Report,
 ) -> bool {
     let Some(o) = v.as_object() else { return true };
-    let mut extra: Vec<&str> =
+    let extra: Vec<&str> =
         o.keys().map(String::as_str).filter(|n| is_additional(n, known, pats)).collect();
-    extra.is_empty()
-        || r.fail(at, "additionalProperties", || {
-            extra.sort_unstable();
-            let what = if extra.len() == 1 { "property" } else { "properties" };
-            let names: Vec<String> = extra.iter().map(|n| json_string(n)).collect();
-            format!("has unexpected {what} {}", names.join(", "))
-        })
+    extra.is_empty() || unexpected(extra, at, r)
+}
+
+/// The one `additionalProperties: false` violation for the members `extra`.
+fn unexpected(mut extra: Vec<&str>, at: &Loc<'_>, r: &mut Report) -> bool {
+    r.fail(at, "additionalProperties", || {
+        extra.sort_unstable();
+        let what = if extra.len() == 1 { "property" } else { "properties" };
+        let names: Vec<String> = extra.iter().map(|n| json_string(n)).collect();
+        format!("has unexpected {what} {}", names.join(", "))
+    })
+}
+
+/// The object keywords of one subschema that the generator checks in one pass over the
+/// members: `properties`, then `additionalProperties: false` when it names the same properties
+/// and no pattern, then `required`, as consecutive keywords of the subschema. Each member name
+/// is looked up once, by `key` (a `match` on the length, then the name), instead of a search of
+/// the member map per declared and per required name. Violations are those, and in the order,
+/// of the three separate checks ([`properties`], [`no_additional_properties`], [`required`]).
+pub struct Object {
+    /// The index in `properties` of a member name, `usize::MAX` for any other name.
+    pub key: fn(&str) -> usize,
+    pub properties: &'static [(&'static str, Node)],
+    /// `additionalProperties: false`: a member not in `properties` is a violation.
+    pub closed: bool,
+    /// `required`, as the schema writes it (empty without `required`).
+    pub required: &'static [&'static str],
+    /// The required names among the first 64 properties, as bits of their indices.
+    pub required_bits: u64,
+    /// The other required names (the generator makes this empty whenever it can).
+    pub required_rest: &'static [&'static str],
+}
+
+pub fn object(v: &Value, o: &Object, at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
+    let Some(m) = v.as_object() else { return true };
+    if r.quick {
+        return object_quick(m, o, at, r);
+    }
+    let mut ok = true;
+    let mut seen = 0u64;
+    let mut extra = false;
+    if o.properties.len() <= 64 {
+        // Members by property index, then checked in the schema's order of properties.
+        let mut slots: [Option<&Value>; 64] = [None; 64];
+        for (name, x) in m {
+            let i = (o.key)(name);
+            if i < o.properties.len() {
+                slots[i] = Some(x);
+                seen |= 1 << i;
+            } else {
+                extra = true;
+            }
+        }
+        let mut bits = seen;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if let (Some(x), Some((name, node))) = (slots[i], o.properties.get(i)) {
+                ok &= node(x, &at.key(name), r);
+            }
+        }
+    } else {
+        let mut found: Vec<(usize, &Value)> = Vec::new();
+        for (name, x) in m {
+            let i = (o.key)(name);
+            if i < o.properties.len() {
+                found.push((i, x));
+                if i < 64 {
+                    seen |= 1 << i;
+                }
+            } else {
+                extra = true;
+            }
+        }
+        found.sort_unstable_by_key(|f| f.0);
+        for (i, x) in found {
+            let (name, node) = o.properties[i];
+            ok &= node(x, &at.key(name), r);
+        }
+    }
+    if o.closed && extra {
+        let names = m.keys().map(String::as_str).filter(|n| (o.key)(n) >= o.properties.len());
+        ok &= unexpected(names.collect(), at, r);
+    }
+    if !has_required(m, o, seen) {
+        ok &= required(v, o.required, at, r);
+    }
+    ok
+}
+
+/// [`object`] when only the verdict counts: members in the map's order, stopping at the first
+/// violation.
+fn object_quick(
+    m: &serde_json::Map<String, Value>,
+    o: &Object,
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    let mut seen = 0u64;
+    for (name, x) in m {
+        let i = (o.key)(name);
+        if let Some((_, node)) = o.properties.get(i) {
+            if i < 64 {
+                seen |= 1 << i;
+            }
+            if !node(x, &at.key(name), r) {
+                return false;
+            }
+        } else if o.closed {
+            return r.fail(at, "additionalProperties", String::new);
+        }
+    }
+    has_required(m, o, seen) || r.fail(at, "required", String::new)
+}
+
+fn has_required(m: &serde_json::Map<String, Value>, o: &Object, seen: u64) -> bool {
+    seen & o.required_bits == o.required_bits
+        && o.required_rest.iter().all(|name| m.contains_key(*name))
 }
 
 pub fn required(v: &Value, names: &[&str], at: &Loc<'_>, r: &mut Report) -> bool {

@@ -6,25 +6,37 @@ use serde_json::Value;
 
 use super::runtime::{self as rt, Constant, Format, Loc, Matcher, Report, Type};
 
-static P0: Matcher = Matcher::new(|| rt::ecma("^[^/]"));
-static P1: Matcher = Matcher::new(|| rt::ecma("^BLK-[0-9]{3}$"));
-static P2: Matcher = Matcher::new(|| rt::ecma("^Q-[0-9]{3}$"));
-static P3: Matcher = Matcher::new(|| rt::ecma("^F-[0-9]{3}$"));
-static P4: Matcher = Matcher::new(|| rt::ecma("^orch-"));
-static P5: Matcher = Matcher::new(|| rt::ecma("^nse-"));
-static P6: Matcher = Matcher::new(|| rt::ecma("^ps-"));
-static P7: Matcher = Matcher::new(|| rt::ecma("^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*$"));
+static P0: Matcher = Matcher::new(|| rt::linear(r"^[^\x{2F}]", "^[^/]"));
+static P1: Matcher = Matcher::new(|| rt::linear(r"^BLK\x{2D}[0-9]{3}$", "^BLK-[0-9]{3}$"));
+static P2: Matcher = Matcher::new(|| rt::linear(r"^Q\x{2D}[0-9]{3}$", "^Q-[0-9]{3}$"));
+static P3: Matcher = Matcher::new(|| rt::linear(r"^F\x{2D}[0-9]{3}$", "^F-[0-9]{3}$"));
+static P4: Matcher = Matcher::new(|| rt::linear(r"^orch\x{2D}", "^orch-"));
+static P5: Matcher = Matcher::new(|| rt::linear(r"^nse\x{2D}", "^nse-"));
+static P6: Matcher = Matcher::new(|| rt::linear(r"^ps\x{2D}", "^ps-"));
+static P7: Matcher = Matcher::new(|| {
+    rt::linear(
+        r"^(?:ps|nse|orch)\x{2D}[0-9a-z]+(?:\x{2D}[0-9a-z]+)*$",
+        "^(ps|nse|orch)-[a-z0-9]+(-[a-z0-9]+)*$",
+    )
+});
 static P8: Matcher = Matcher::new(|| {
-    rt::ecma(
+    rt::linear(
+        r"^(?:0|[1-9][0-9]*)\x{2E}(?:0|[1-9][0-9]*)\x{2E}(?:0|[1-9][0-9]*)(?:\x{2D}(?:0|[1-9][0-9]*|[0-9]*[\x{2D}A-Za-z][\x{2D}0-9A-Za-z]*)(?:\x{2E}(?:0|[1-9][0-9]*|[0-9]*[\x{2D}A-Za-z][\x{2D}0-9A-Za-z]*))*)?(?:\x{2B}[\x{2D}0-9A-Za-z]+(?:\x{2E}[\x{2D}0-9A-Za-z]+)*)?$",
         r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$",
     )
 });
 static P9: Matcher = Matcher::new(|| {
-    rt::ecma(
+    rt::linear(
+        r"^(?:(?:[0-1][0-9]|2[0-3])\x{3A}[0-5][0-9]\x{2D}(?:[0-1][0-9]|2[0-3])\x{3A}[0-5][0-9]|morning|afternoon|evening)$",
         "^(([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]|morning|afternoon|evening)$",
     )
 });
-static P10: Matcher = Matcher::new(|| rt::ecma("^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}$"));
+static P10: Matcher = Matcher::new(|| {
+    rt::linear(
+        r"^[\x{2D}0-9A-Z\x{5F}a-z]+(?:\x{2F}[\x{2D}0-9A-Z\x{5F}a-z]+){0,4}$",
+        "^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+){0,4}$",
+    )
+});
 
 static C85_0: Constant = Constant::new(|| rt::json(r#""Initiate""#));
 static C87_0: Constant = Constant::new(|| rt::json("null"));
@@ -52,45 +64,97 @@ static C228_0: Constant = Constant::new(|| rt::json(r#""recommend_cancel""#));
 pub(crate) fn n0(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("contextReport", n1)], at, r);
-    ok &= rt::required(v, &["contextReport"], at, r);
+    ok &= rt::object(v, &O0, at, r);
     ok
+}
+
+static O0: rt::Object = rt::Object {
+    key: k0,
+    properties: &[("contextReport", n1)],
+    closed: false,
+    required: &["contextReport"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
+
+fn k0(name: &str) -> usize {
+    match name.len() {
+        13 => match name {
+            "contextReport" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `agent-context-report.json#/$defs/ContextReport`
 pub(crate) fn n1(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("agentId", n2),
-            ("reportTimestamp", n3),
-            ("modelContextSize", n4),
-            ("contextWindow", n5),
-            ("loadedProjects", n7),
-            ("loadedTasks", n11),
-            ("loadedDocuments", n14),
-            ("capabilities", n16),
-            ("memoryState", n19),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &[
-            "agentId",
-            "reportTimestamp",
-            "contextWindow",
-            "loadedProjects",
-            "loadedTasks",
-            "capabilities",
-        ],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O1, at, r);
     ok
+}
+
+static O1: rt::Object = rt::Object {
+    key: k1,
+    properties: &[
+        ("agentId", n2),
+        ("reportTimestamp", n3),
+        ("modelContextSize", n4),
+        ("contextWindow", n5),
+        ("loadedProjects", n7),
+        ("loadedTasks", n11),
+        ("loadedDocuments", n14),
+        ("capabilities", n16),
+        ("memoryState", n19),
+    ],
+    closed: false,
+    required: &[
+        "agentId",
+        "reportTimestamp",
+        "contextWindow",
+        "loadedProjects",
+        "loadedTasks",
+        "capabilities",
+    ],
+    required_bits: 0xbb,
+    required_rest: &[],
+};
+
+fn k1(name: &str) -> usize {
+    match name.len() {
+        7 => match name {
+            "agentId" => 0,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "loadedTasks" => 5,
+            "memoryState" => 8,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "capabilities" => 7,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "contextWindow" => 3,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "loadedProjects" => 4,
+            _ => usize::MAX,
+        },
+        15 => match name {
+            "loadedDocuments" => 6,
+            "reportTimestamp" => 1,
+            _ => usize::MAX,
+        },
+        16 => match name {
+            "modelContextSize" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/HandoffPayload/properties/recommendations/items`
@@ -120,14 +184,32 @@ pub(crate) fn n4(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n5(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("totalTokens", n4), ("percentFull", n6), ("availableTokens", n4)],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["totalTokens", "availableTokens"], at, r);
+    ok &= rt::object(v, &O5, at, r);
     ok
+}
+
+static O5: rt::Object = rt::Object {
+    key: k5,
+    properties: &[("totalTokens", n4), ("percentFull", n6), ("availableTokens", n4)],
+    closed: false,
+    required: &["totalTokens", "availableTokens"],
+    required_bits: 0x5,
+    required_rest: &[],
+};
+
+fn k5(name: &str) -> usize {
+    match name.len() {
+        11 => match name {
+            "percentFull" => 1,
+            "totalTokens" => 0,
+            _ => usize::MAX,
+        },
+        15 => match name {
+            "availableTokens" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `agent-context-report.json#/$defs/ContextWindow/properties/percentFull`
@@ -151,22 +233,53 @@ pub(crate) fn n7(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n8(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("projectId", n2),
-            ("projectName", n2),
-            ("loadedAt", n3),
-            ("filesLoaded", n4),
-            ("categories", n9),
-            ("sizeInTokens", n4),
-            ("freshness", n10),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["projectId", "filesLoaded", "sizeInTokens"], at, r);
+    ok &= rt::object(v, &O8, at, r);
     ok
+}
+
+static O8: rt::Object = rt::Object {
+    key: k8,
+    properties: &[
+        ("projectId", n2),
+        ("projectName", n2),
+        ("loadedAt", n3),
+        ("filesLoaded", n4),
+        ("categories", n9),
+        ("sizeInTokens", n4),
+        ("freshness", n10),
+    ],
+    closed: false,
+    required: &["projectId", "filesLoaded", "sizeInTokens"],
+    required_bits: 0x29,
+    required_rest: &[],
+};
+
+fn k8(name: &str) -> usize {
+    match name.len() {
+        8 => match name {
+            "loadedAt" => 2,
+            _ => usize::MAX,
+        },
+        9 => match name {
+            "freshness" => 6,
+            "projectId" => 0,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "categories" => 4,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "filesLoaded" => 3,
+            "projectName" => 1,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "sizeInTokens" => 5,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `agent-context-report.json#/$defs/FileCategoryCounts`
@@ -197,20 +310,46 @@ pub(crate) fn n11(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n12(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("taskId", n2),
-            ("taskName", n2),
-            ("contextLoaded", n13),
-            ("relevantFiles", n4),
-            ("tokensUsed", n4),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["taskId", "relevantFiles"], at, r);
+    ok &= rt::object(v, &O12, at, r);
     ok
+}
+
+static O12: rt::Object = rt::Object {
+    key: k12,
+    properties: &[
+        ("taskId", n2),
+        ("taskName", n2),
+        ("contextLoaded", n13),
+        ("relevantFiles", n4),
+        ("tokensUsed", n4),
+    ],
+    closed: false,
+    required: &["taskId", "relevantFiles"],
+    required_bits: 0x9,
+    required_rest: &[],
+};
+
+fn k12(name: &str) -> usize {
+    match name.len() {
+        6 => match name {
+            "taskId" => 0,
+            _ => usize::MAX,
+        },
+        8 => match name {
+            "taskName" => 1,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "tokensUsed" => 4,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "contextLoaded" => 2,
+            "relevantFiles" => 3,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/Coordination/properties/is_internal`
@@ -232,28 +371,75 @@ pub(crate) fn n14(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n15(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("type", n2), ("path", n2), ("sizeInTokens", n4), ("loadedAt", n3)],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["type", "path"], at, r);
+    ok &= rt::object(v, &O15, at, r);
     ok
+}
+
+static O15: rt::Object = rt::Object {
+    key: k15,
+    properties: &[("type", n2), ("path", n2), ("sizeInTokens", n4), ("loadedAt", n3)],
+    closed: false,
+    required: &["type", "path"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k15(name: &str) -> usize {
+    match name.len() {
+        4 => match name {
+            "path" => 1,
+            "type" => 0,
+            _ => usize::MAX,
+        },
+        8 => match name {
+            "loadedAt" => 3,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "sizeInTokens" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `agent-context-report.json#/$defs/Capabilities`
 pub(crate) fn n16(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("canStartImmediately", n17), ("needsContextLoad", n17), ("estimatedLoadTime", n18)],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["canStartImmediately", "needsContextLoad"], at, r);
+    ok &= rt::object(v, &O16, at, r);
     ok
+}
+
+static O16: rt::Object = rt::Object {
+    key: k16,
+    properties: &[
+        ("canStartImmediately", n17),
+        ("needsContextLoad", n17),
+        ("estimatedLoadTime", n18),
+    ],
+    closed: false,
+    required: &["canStartImmediately", "needsContextLoad"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k16(name: &str) -> usize {
+    match name.len() {
+        16 => match name {
+            "needsContextLoad" => 1,
+            _ => usize::MAX,
+        },
+        17 => match name {
+            "estimatedLoadTime" => 2,
+            _ => usize::MAX,
+        },
+        19 => match name {
+            "canStartImmediately" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `agent-context-report.json#/$defs/Capabilities/properties/canStartImmediately`
@@ -277,44 +463,92 @@ pub(crate) fn n18(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n19(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("conversationLength", n4),
-            ("oldestMessage", n3),
-            ("systemPromptTokens", n4),
-            ("conversationTokens", n4),
-            ("remainingForWork", n4),
-        ],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O19, at, r);
     ok
+}
+
+static O19: rt::Object = rt::Object {
+    key: k19,
+    properties: &[
+        ("conversationLength", n4),
+        ("oldestMessage", n3),
+        ("systemPromptTokens", n4),
+        ("conversationTokens", n4),
+        ("remainingForWork", n4),
+    ],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
+
+fn k19(name: &str) -> usize {
+    match name.len() {
+        13 => match name {
+            "oldestMessage" => 1,
+            _ => usize::MAX,
+        },
+        16 => match name {
+            "remainingForWork" => 4,
+            _ => usize::MAX,
+        },
+        18 => match name {
+            "conversationLength" => 0,
+            "conversationTokens" => 3,
+            "systemPromptTokens" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `agent-context-report.json#/$defs/ReportContextInput`
 pub(crate) fn n20(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("agentId", n2),
-            ("contextWindow", n5),
-            ("loadedProjects", n7),
-            ("loadedTasks", n11),
-            ("capabilities", n16),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &["agentId", "contextWindow", "loadedProjects", "loadedTasks", "capabilities"],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O20, at, r);
     ok
+}
+
+static O20: rt::Object = rt::Object {
+    key: k20,
+    properties: &[
+        ("agentId", n2),
+        ("contextWindow", n5),
+        ("loadedProjects", n7),
+        ("loadedTasks", n11),
+        ("capabilities", n16),
+    ],
+    closed: false,
+    required: &["agentId", "contextWindow", "loadedProjects", "loadedTasks", "capabilities"],
+    required_bits: 0x1f,
+    required_rest: &[],
+};
+
+fn k20(name: &str) -> usize {
+    match name.len() {
+        7 => match name {
+            "agentId" => 0,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "loadedTasks" => 3,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "capabilities" => 4,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "contextWindow" => 1,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "loadedProjects" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `common.json#/$defs/UnitScore`
@@ -347,14 +581,46 @@ pub(crate) fn n23(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n24(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("id", n2), ("context", n23), ("correlation_id", n2), ("kind", n2), ("payload", n25)],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["kind", "payload"], at, r);
+    ok &= rt::object(v, &O24, at, r);
     ok
+}
+
+static O24: rt::Object = rt::Object {
+    key: k24,
+    properties: &[
+        ("id", n2),
+        ("context", n23),
+        ("correlation_id", n2),
+        ("kind", n2),
+        ("payload", n25),
+    ],
+    closed: false,
+    required: &["kind", "payload"],
+    required_bits: 0x18,
+    required_rest: &[],
+};
+
+fn k24(name: &str) -> usize {
+    match name.len() {
+        2 => match name {
+            "id" => 0,
+            _ => usize::MAX,
+        },
+        4 => match name {
+            "kind" => 3,
+            _ => usize::MAX,
+        },
+        7 => match name {
+            "context" => 1,
+            "payload" => 4,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "correlation_id" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/HandoffPayload/properties/context`
@@ -442,9 +708,32 @@ pub(crate) fn n32(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n33(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("methods", n32), ("results", n32), ("discussion", n32)], at, r);
-    ok &= rt::required(v, &["methods", "results", "discussion"], at, r);
+    ok &= rt::object(v, &O33, at, r);
     ok
+}
+
+static O33: rt::Object = rt::Object {
+    key: k33,
+    properties: &[("methods", n32), ("results", n32), ("discussion", n32)],
+    closed: false,
+    required: &["methods", "results", "discussion"],
+    required_bits: 0x7,
+    required_rest: &[],
+};
+
+fn k33(name: &str) -> usize {
+    match name.len() {
+        7 => match name {
+            "methods" => 0,
+            "results" => 1,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "discussion" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/HeadingStyle`
@@ -483,121 +772,262 @@ pub(crate) fn n37(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n38(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("heading_style", n34),
-            ("figure_prefix", n35),
-            ("table_prefix", n36),
-            ("equation_numbering", n37),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &["heading_style", "figure_prefix", "table_prefix", "equation_numbering"],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O38, at, r);
     ok
+}
+
+static O38: rt::Object = rt::Object {
+    key: k38,
+    properties: &[
+        ("heading_style", n34),
+        ("figure_prefix", n35),
+        ("table_prefix", n36),
+        ("equation_numbering", n37),
+    ],
+    closed: false,
+    required: &["heading_style", "figure_prefix", "table_prefix", "equation_numbering"],
+    required_bits: 0xf,
+    required_rest: &[],
+};
+
+fn k38(name: &str) -> usize {
+    match name.len() {
+        12 => match name {
+            "table_prefix" => 2,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "figure_prefix" => 1,
+            "heading_style" => 0,
+            _ => usize::MAX,
+        },
+        18 => match name {
+            "equation_numbering" => 3,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/StyleGuide`
 pub(crate) fn n39(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("citation_style", n30),
-            ("methodology_type", n31),
-            ("tense_rules", n33),
-            ("formatting", n38),
-            ("evidence_standards", n25),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["citation_style", "methodology_type"], at, r);
+    ok &= rt::object(v, &O39, at, r);
     ok
+}
+
+static O39: rt::Object = rt::Object {
+    key: k39,
+    properties: &[
+        ("citation_style", n30),
+        ("methodology_type", n31),
+        ("tense_rules", n33),
+        ("formatting", n38),
+        ("evidence_standards", n25),
+    ],
+    closed: false,
+    required: &["citation_style", "methodology_type"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k39(name: &str) -> usize {
+    match name.len() {
+        10 => match name {
+            "formatting" => 3,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "tense_rules" => 2,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "citation_style" => 0,
+            _ => usize::MAX,
+        },
+        16 => match name {
+            "methodology_type" => 1,
+            _ => usize::MAX,
+        },
+        18 => match name {
+            "evidence_standards" => 4,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/ChapterStyleGuide`
 pub(crate) fn n40(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("citation_style", n30),
-            ("methodology_type", n31),
-            ("tense_rules", n33),
-            ("formatting", n38),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &["citation_style", "methodology_type", "tense_rules", "formatting"],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O40, at, r);
     ok
+}
+
+static O40: rt::Object = rt::Object {
+    key: k40,
+    properties: &[
+        ("citation_style", n30),
+        ("methodology_type", n31),
+        ("tense_rules", n33),
+        ("formatting", n38),
+    ],
+    closed: false,
+    required: &["citation_style", "methodology_type", "tense_rules", "formatting"],
+    required_bits: 0xf,
+    required_rest: &[],
+};
+
+fn k40(name: &str) -> usize {
+    match name.len() {
+        10 => match name {
+            "formatting" => 3,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "tense_rules" => 2,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "citation_style" => 0,
+            _ => usize::MAX,
+        },
+        16 => match name {
+            "methodology_type" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/SectionStyleGuide`
 pub(crate) fn n41(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("citation_style", n30), ("methodology_type", n31), ("tense_for_section", n32)],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["citation_style", "methodology_type", "tense_for_section"], at, r);
+    ok &= rt::object(v, &O41, at, r);
     ok
+}
+
+static O41: rt::Object = rt::Object {
+    key: k41,
+    properties: &[("citation_style", n30), ("methodology_type", n31), ("tense_for_section", n32)],
+    closed: false,
+    required: &["citation_style", "methodology_type", "tense_for_section"],
+    required_bits: 0x7,
+    required_rest: &[],
+};
+
+fn k41(name: &str) -> usize {
+    match name.len() {
+        14 => match name {
+            "citation_style" => 0,
+            _ => usize::MAX,
+        },
+        16 => match name {
+            "methodology_type" => 1,
+            _ => usize::MAX,
+        },
+        17 => match name {
+            "tense_for_section" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/GlossaryEntry`
 pub(crate) fn n42(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("term", n2), ("definition", n2), ("abbreviation", n2), ("first_use_chapter", n2)],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["term", "definition"], at, r);
+    ok &= rt::object(v, &O42, at, r);
     ok
+}
+
+static O42: rt::Object = rt::Object {
+    key: k42,
+    properties: &[
+        ("term", n2),
+        ("definition", n2),
+        ("abbreviation", n2),
+        ("first_use_chapter", n2),
+    ],
+    closed: false,
+    required: &["term", "definition"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k42(name: &str) -> usize {
+    match name.len() {
+        4 => match name {
+            "term" => 0,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "definition" => 1,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "abbreviation" => 2,
+            _ => usize::MAX,
+        },
+        17 => match name {
+            "first_use_chapter" => 3,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/ChapterOutline`
 pub(crate) fn n43(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("chapter_id", n2),
-            ("chapter_title", n2),
-            ("chapter_type", n27),
-            ("word_budget", n4),
-            ("sections", n44),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &["chapter_id", "chapter_title", "chapter_type", "word_budget", "sections"],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O43, at, r);
     ok
+}
+
+static O43: rt::Object = rt::Object {
+    key: k43,
+    properties: &[
+        ("chapter_id", n2),
+        ("chapter_title", n2),
+        ("chapter_type", n27),
+        ("word_budget", n4),
+        ("sections", n44),
+    ],
+    closed: false,
+    required: &["chapter_id", "chapter_title", "chapter_type", "word_budget", "sections"],
+    required_bits: 0x1f,
+    required_rest: &[],
+};
+
+fn k43(name: &str) -> usize {
+    match name.len() {
+        8 => match name {
+            "sections" => 4,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "chapter_id" => 0,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "word_budget" => 3,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "chapter_type" => 2,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "chapter_title" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/HandoffPayload/properties/recommendations`
@@ -612,26 +1042,58 @@ pub(crate) fn n44(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n45(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("chapter_id", n2),
-            ("status", n28),
-            ("summary", n46),
-            ("key_claims", n44),
-            ("defined_terms", n44),
-            ("cross_references", n44),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &["chapter_id", "status", "summary", "key_claims", "defined_terms", "cross_references"],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O45, at, r);
     ok
+}
+
+static O45: rt::Object = rt::Object {
+    key: k45,
+    properties: &[
+        ("chapter_id", n2),
+        ("status", n28),
+        ("summary", n46),
+        ("key_claims", n44),
+        ("defined_terms", n44),
+        ("cross_references", n44),
+    ],
+    closed: false,
+    required: &[
+        "chapter_id",
+        "status",
+        "summary",
+        "key_claims",
+        "defined_terms",
+        "cross_references",
+    ],
+    required_bits: 0x3f,
+    required_rest: &[],
+};
+
+fn k45(name: &str) -> usize {
+    match name.len() {
+        6 => match name {
+            "status" => 1,
+            _ => usize::MAX,
+        },
+        7 => match name {
+            "summary" => 2,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "chapter_id" => 0,
+            "key_claims" => 3,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "defined_terms" => 4,
+            _ => usize::MAX,
+        },
+        16 => match name {
+            "cross_references" => 5,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/ChapterSummary/properties/summary`
@@ -646,54 +1108,127 @@ pub(crate) fn n46(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n47(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("total", n4), ("per_chapter", n9)], at, r);
-    ok &= rt::required(v, &["total", "per_chapter"], at, r);
+    ok &= rt::object(v, &O47, at, r);
     ok
+}
+
+static O47: rt::Object = rt::Object {
+    key: k47,
+    properties: &[("total", n4), ("per_chapter", n9)],
+    closed: false,
+    required: &["total", "per_chapter"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k47(name: &str) -> usize {
+    match name.len() {
+        5 => match name {
+            "total" => 0,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "per_chapter" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/ThesisContext`
 pub(crate) fn n48(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("project_id", n2),
-            ("title", n2),
-            ("document_type", n26),
-            ("research_questions", n44),
-            ("contributions", n44),
-            ("hypothesis", n2),
-            ("terminology_glossary", n49),
-            ("style_guide", n39),
-            ("chapter_structure", n50),
-            ("chapter_summaries", n51),
-            ("bibliography_keys", n44),
-            ("required_citations", n44),
-            ("word_budget", n47),
-            ("venue", n52),
-            ("submission_deadline", n22),
-            ("created", n3),
-            ("last_updated", n3),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &[
-            "project_id",
-            "title",
-            "research_questions",
-            "contributions",
-            "terminology_glossary",
-            "style_guide",
-            "chapter_structure",
-        ],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O48, at, r);
     ok
+}
+
+static O48: rt::Object = rt::Object {
+    key: k48,
+    properties: &[
+        ("project_id", n2),
+        ("title", n2),
+        ("document_type", n26),
+        ("research_questions", n44),
+        ("contributions", n44),
+        ("hypothesis", n2),
+        ("terminology_glossary", n49),
+        ("style_guide", n39),
+        ("chapter_structure", n50),
+        ("chapter_summaries", n51),
+        ("bibliography_keys", n44),
+        ("required_citations", n44),
+        ("word_budget", n47),
+        ("venue", n52),
+        ("submission_deadline", n22),
+        ("created", n3),
+        ("last_updated", n3),
+    ],
+    closed: false,
+    required: &[
+        "project_id",
+        "title",
+        "research_questions",
+        "contributions",
+        "terminology_glossary",
+        "style_guide",
+        "chapter_structure",
+    ],
+    required_bits: 0x1db,
+    required_rest: &[],
+};
+
+fn k48(name: &str) -> usize {
+    match name.len() {
+        5 => match name {
+            "title" => 1,
+            "venue" => 13,
+            _ => usize::MAX,
+        },
+        7 => match name {
+            "created" => 15,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "hypothesis" => 5,
+            "project_id" => 0,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "style_guide" => 7,
+            "word_budget" => 12,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "last_updated" => 16,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "contributions" => 4,
+            "document_type" => 2,
+            _ => usize::MAX,
+        },
+        17 => match name {
+            "bibliography_keys" => 10,
+            "chapter_structure" => 8,
+            "chapter_summaries" => 9,
+            _ => usize::MAX,
+        },
+        18 => match name {
+            "required_citations" => 11,
+            "research_questions" => 3,
+            _ => usize::MAX,
+        },
+        19 => match name {
+            "submission_deadline" => 14,
+            _ => usize::MAX,
+        },
+        20 => match name {
+            "terminology_glossary" => 6,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/ChapterContext/properties/terminology_subset`
@@ -731,83 +1266,174 @@ pub(crate) fn n52(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n53(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("section_id", n2),
-            ("section_title", n2),
-            ("word_budget", n4),
-            ("dependencies", n44),
-            ("writer_type", n2),
-            ("status", n29),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &["section_id", "section_title", "word_budget", "dependencies", "writer_type", "status"],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O53, at, r);
     ok
+}
+
+static O53: rt::Object = rt::Object {
+    key: k53,
+    properties: &[
+        ("section_id", n2),
+        ("section_title", n2),
+        ("word_budget", n4),
+        ("dependencies", n44),
+        ("writer_type", n2),
+        ("status", n29),
+    ],
+    closed: false,
+    required: &[
+        "section_id",
+        "section_title",
+        "word_budget",
+        "dependencies",
+        "writer_type",
+        "status",
+    ],
+    required_bits: 0x3f,
+    required_rest: &[],
+};
+
+fn k53(name: &str) -> usize {
+    match name.len() {
+        6 => match name {
+            "status" => 5,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "section_id" => 0,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "word_budget" => 2,
+            "writer_type" => 4,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "dependencies" => 3,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "section_title" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/ChapterContext`
 pub(crate) fn n54(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("parent_summary", n55),
-            ("project_id", n2),
-            ("document_title", n2),
-            ("chapter_number", n56),
-            ("chapter_id", n2),
-            ("chapter_title", n2),
-            ("chapter_type", n27),
-            ("chapter_objectives", n44),
-            ("research_questions_addressed", n44),
-            ("contributions_supported", n44),
-            ("section_assignments", n57),
-            ("preceding_chapter_summary", n2),
-            ("following_chapter_preview", n2),
-            ("terminology_subset", n49),
-            ("style_guide", n40),
-            ("chapter_citations", n44),
-            ("required_citations", n44),
-            ("word_budget", n4),
-            ("remaining_budget", n58),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &[
-            "parent_summary",
-            "project_id",
-            "document_title",
-            "chapter_number",
-            "chapter_id",
-            "chapter_title",
-            "chapter_type",
-            "chapter_objectives",
-            "research_questions_addressed",
-            "contributions_supported",
-            "section_assignments",
-            "terminology_subset",
-            "style_guide",
-            "chapter_citations",
-            "required_citations",
-            "word_budget",
-            "remaining_budget",
-        ],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O54, at, r);
     ok
+}
+
+static O54: rt::Object = rt::Object {
+    key: k54,
+    properties: &[
+        ("parent_summary", n55),
+        ("project_id", n2),
+        ("document_title", n2),
+        ("chapter_number", n56),
+        ("chapter_id", n2),
+        ("chapter_title", n2),
+        ("chapter_type", n27),
+        ("chapter_objectives", n44),
+        ("research_questions_addressed", n44),
+        ("contributions_supported", n44),
+        ("section_assignments", n57),
+        ("preceding_chapter_summary", n2),
+        ("following_chapter_preview", n2),
+        ("terminology_subset", n49),
+        ("style_guide", n40),
+        ("chapter_citations", n44),
+        ("required_citations", n44),
+        ("word_budget", n4),
+        ("remaining_budget", n58),
+    ],
+    closed: false,
+    required: &[
+        "parent_summary",
+        "project_id",
+        "document_title",
+        "chapter_number",
+        "chapter_id",
+        "chapter_title",
+        "chapter_type",
+        "chapter_objectives",
+        "research_questions_addressed",
+        "contributions_supported",
+        "section_assignments",
+        "terminology_subset",
+        "style_guide",
+        "chapter_citations",
+        "required_citations",
+        "word_budget",
+        "remaining_budget",
+    ],
+    required_bits: 0x7e7ff,
+    required_rest: &[],
+};
+
+fn k54(name: &str) -> usize {
+    match name.len() {
+        10 => match name {
+            "chapter_id" => 4,
+            "project_id" => 1,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "style_guide" => 14,
+            "word_budget" => 17,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "chapter_type" => 6,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "chapter_title" => 5,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "chapter_number" => 3,
+            "document_title" => 2,
+            "parent_summary" => 0,
+            _ => usize::MAX,
+        },
+        16 => match name {
+            "remaining_budget" => 18,
+            _ => usize::MAX,
+        },
+        17 => match name {
+            "chapter_citations" => 15,
+            _ => usize::MAX,
+        },
+        18 => match name {
+            "chapter_objectives" => 7,
+            "required_citations" => 16,
+            "terminology_subset" => 13,
+            _ => usize::MAX,
+        },
+        19 => match name {
+            "section_assignments" => 10,
+            _ => usize::MAX,
+        },
+        23 => match name {
+            "contributions_supported" => 9,
+            _ => usize::MAX,
+        },
+        25 => match name {
+            "following_chapter_preview" => 12,
+            "preceding_chapter_summary" => 11,
+            _ => usize::MAX,
+        },
+        28 => match name {
+            "research_questions_addressed" => 8,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/ChapterContext/properties/parent_summary`
@@ -845,57 +1471,107 @@ pub(crate) fn n58(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n59(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("chapter_summary", n60),
-            ("project_id", n2),
-            ("chapter_id", n2),
-            ("chapter_title", n2),
-            ("section_id", n2),
-            ("section_title", n2),
-            ("section_number", n2),
-            ("section_objectives", n44),
-            ("key_points", n44),
-            ("preceding_section_summary", n2),
-            ("following_section_preview", n2),
-            ("relevant_research_files", n44),
-            ("relevant_notes", n44),
-            ("required_citations", n44),
-            ("available_citations", n44),
-            ("terminology_to_use", n44),
-            ("terms_to_define", n44),
-            ("style_guide", n41),
-            ("word_budget", n4),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &[
-            "chapter_summary",
-            "project_id",
-            "chapter_id",
-            "chapter_title",
-            "section_id",
-            "section_title",
-            "section_number",
-            "section_objectives",
-            "key_points",
-            "relevant_research_files",
-            "relevant_notes",
-            "required_citations",
-            "available_citations",
-            "terminology_to_use",
-            "terms_to_define",
-            "style_guide",
-            "word_budget",
-        ],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O59, at, r);
     ok
+}
+
+static O59: rt::Object = rt::Object {
+    key: k59,
+    properties: &[
+        ("chapter_summary", n60),
+        ("project_id", n2),
+        ("chapter_id", n2),
+        ("chapter_title", n2),
+        ("section_id", n2),
+        ("section_title", n2),
+        ("section_number", n2),
+        ("section_objectives", n44),
+        ("key_points", n44),
+        ("preceding_section_summary", n2),
+        ("following_section_preview", n2),
+        ("relevant_research_files", n44),
+        ("relevant_notes", n44),
+        ("required_citations", n44),
+        ("available_citations", n44),
+        ("terminology_to_use", n44),
+        ("terms_to_define", n44),
+        ("style_guide", n41),
+        ("word_budget", n4),
+    ],
+    closed: false,
+    required: &[
+        "chapter_summary",
+        "project_id",
+        "chapter_id",
+        "chapter_title",
+        "section_id",
+        "section_title",
+        "section_number",
+        "section_objectives",
+        "key_points",
+        "relevant_research_files",
+        "relevant_notes",
+        "required_citations",
+        "available_citations",
+        "terminology_to_use",
+        "terms_to_define",
+        "style_guide",
+        "word_budget",
+    ],
+    required_bits: 0x7f9ff,
+    required_rest: &[],
+};
+
+fn k59(name: &str) -> usize {
+    match name.len() {
+        10 => match name {
+            "chapter_id" => 2,
+            "key_points" => 8,
+            "project_id" => 1,
+            "section_id" => 4,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "style_guide" => 17,
+            "word_budget" => 18,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "chapter_title" => 3,
+            "section_title" => 5,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "relevant_notes" => 12,
+            "section_number" => 6,
+            _ => usize::MAX,
+        },
+        15 => match name {
+            "chapter_summary" => 0,
+            "terms_to_define" => 16,
+            _ => usize::MAX,
+        },
+        18 => match name {
+            "required_citations" => 13,
+            "section_objectives" => 7,
+            "terminology_to_use" => 15,
+            _ => usize::MAX,
+        },
+        19 => match name {
+            "available_citations" => 14,
+            _ => usize::MAX,
+        },
+        23 => match name {
+            "relevant_research_files" => 11,
+            _ => usize::MAX,
+        },
+        25 => match name {
+            "following_section_preview" => 10,
+            "preceding_section_summary" => 9,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/SectionContext/properties/chapter_summary`
@@ -926,121 +1602,239 @@ pub(crate) fn n62(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n63(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("consistency", n21),
-            ("cross_references", n21),
-            ("argument_quality", n21),
-            ("citation_accuracy", n21),
-            ("formatting", n21),
-        ],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O63, at, r);
     ok
+}
+
+static O63: rt::Object = rt::Object {
+    key: k63,
+    properties: &[
+        ("consistency", n21),
+        ("cross_references", n21),
+        ("argument_quality", n21),
+        ("citation_accuracy", n21),
+        ("formatting", n21),
+    ],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
+
+fn k63(name: &str) -> usize {
+    match name.len() {
+        10 => match name {
+            "formatting" => 4,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "consistency" => 0,
+            _ => usize::MAX,
+        },
+        16 => match name {
+            "argument_quality" => 2,
+            "cross_references" => 1,
+            _ => usize::MAX,
+        },
+        17 => match name {
+            "citation_accuracy" => 3,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/QualityIssue`
 pub(crate) fn n64(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("issue_id", n2),
-            ("severity", n62),
-            ("category", n2),
-            ("location", n2),
-            ("description", n2),
-            ("recommendation", n2),
-            ("auto_fixable", n13),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &[
-            "issue_id",
-            "severity",
-            "category",
-            "location",
-            "description",
-            "recommendation",
-            "auto_fixable",
-        ],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O64, at, r);
     ok
+}
+
+static O64: rt::Object = rt::Object {
+    key: k64,
+    properties: &[
+        ("issue_id", n2),
+        ("severity", n62),
+        ("category", n2),
+        ("location", n2),
+        ("description", n2),
+        ("recommendation", n2),
+        ("auto_fixable", n13),
+    ],
+    closed: false,
+    required: &[
+        "issue_id",
+        "severity",
+        "category",
+        "location",
+        "description",
+        "recommendation",
+        "auto_fixable",
+    ],
+    required_bits: 0x7f,
+    required_rest: &[],
+};
+
+fn k64(name: &str) -> usize {
+    match name.len() {
+        8 => match name {
+            "category" => 2,
+            "issue_id" => 0,
+            "location" => 3,
+            "severity" => 1,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "description" => 4,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "auto_fixable" => 6,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "recommendation" => 5,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/ContextUsed`
 pub(crate) fn n65(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("thesis_context", n13), ("chapter_context", n13), ("section_context", n13)],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["thesis_context", "chapter_context", "section_context"], at, r);
+    ok &= rt::object(v, &O65, at, r);
     ok
+}
+
+static O65: rt::Object = rt::Object {
+    key: k65,
+    properties: &[("thesis_context", n13), ("chapter_context", n13), ("section_context", n13)],
+    closed: false,
+    required: &["thesis_context", "chapter_context", "section_context"],
+    required_bits: 0x7,
+    required_rest: &[],
+};
+
+fn k65(name: &str) -> usize {
+    match name.len() {
+        14 => match name {
+            "thesis_context" => 0,
+            _ => usize::MAX,
+        },
+        15 => match name {
+            "chapter_context" => 1,
+            "section_context" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/QualityReport`
 pub(crate) fn n66(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("report_id", n2),
-            ("agent_id", n2),
-            ("target_file", n2),
-            ("target_type", n61),
-            ("timestamp", n3),
-            ("duration_ms", n4),
-            ("passed", n13),
-            ("score", n21),
-            ("category_scores", n63),
-            ("issues", n67),
-            ("summary", n2),
-            ("critical_count", n4),
-            ("major_count", n4),
-            ("minor_count", n4),
-            ("suggestion_count", n4),
-            ("context_used", n65),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &[
-            "report_id",
-            "agent_id",
-            "target_file",
-            "target_type",
-            "timestamp",
-            "duration_ms",
-            "passed",
-            "score",
-            "category_scores",
-            "issues",
-            "summary",
-            "critical_count",
-            "major_count",
-            "minor_count",
-            "suggestion_count",
-            "context_used",
-        ],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O66, at, r);
     ok
+}
+
+static O66: rt::Object = rt::Object {
+    key: k66,
+    properties: &[
+        ("report_id", n2),
+        ("agent_id", n2),
+        ("target_file", n2),
+        ("target_type", n61),
+        ("timestamp", n3),
+        ("duration_ms", n4),
+        ("passed", n13),
+        ("score", n21),
+        ("category_scores", n63),
+        ("issues", n67),
+        ("summary", n2),
+        ("critical_count", n4),
+        ("major_count", n4),
+        ("minor_count", n4),
+        ("suggestion_count", n4),
+        ("context_used", n65),
+    ],
+    closed: false,
+    required: &[
+        "report_id",
+        "agent_id",
+        "target_file",
+        "target_type",
+        "timestamp",
+        "duration_ms",
+        "passed",
+        "score",
+        "category_scores",
+        "issues",
+        "summary",
+        "critical_count",
+        "major_count",
+        "minor_count",
+        "suggestion_count",
+        "context_used",
+    ],
+    required_bits: 0xffff,
+    required_rest: &[],
+};
+
+fn k66(name: &str) -> usize {
+    match name.len() {
+        5 => match name {
+            "score" => 7,
+            _ => usize::MAX,
+        },
+        6 => match name {
+            "issues" => 9,
+            "passed" => 6,
+            _ => usize::MAX,
+        },
+        7 => match name {
+            "summary" => 10,
+            _ => usize::MAX,
+        },
+        8 => match name {
+            "agent_id" => 1,
+            _ => usize::MAX,
+        },
+        9 => match name {
+            "report_id" => 0,
+            "timestamp" => 4,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "duration_ms" => 5,
+            "major_count" => 12,
+            "minor_count" => 13,
+            "target_file" => 2,
+            "target_type" => 3,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "context_used" => 15,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "critical_count" => 11,
+            _ => usize::MAX,
+        },
+        15 => match name {
+            "category_scores" => 8,
+            _ => usize::MAX,
+        },
+        16 => match name {
+            "suggestion_count" => 14,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `paper-context.json#/$defs/QualityReport/properties/issues`
@@ -1072,9 +1866,31 @@ pub(crate) fn n69(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n70(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("date", n22), ("time_range", n71)], at, r);
-    ok &= rt::required(v, &["date", "time_range"], at, r);
+    ok &= rt::object(v, &O70, at, r);
     ok
+}
+
+static O70: rt::Object = rt::Object {
+    key: k70,
+    properties: &[("date", n22), ("time_range", n71)],
+    closed: false,
+    required: &["date", "time_range"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k70(name: &str) -> usize {
+    match name.len() {
+        4 => match name {
+            "date" => 0,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "time_range" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/AlternativeTime/properties/time_range`
@@ -1150,40 +1966,100 @@ pub(crate) fn n78(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n79(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("attendee_message", n2), ("alternatives_proposed", n44)], at, r);
-    ok &=
-        rt::no_additional_properties(v, &["attendee_message", "alternatives_proposed"], &[], at, r);
-    ok &= rt::required(v, &["attendee_message", "alternatives_proposed"], at, r);
+    ok &= rt::object(v, &O79, at, r);
     ok
+}
+
+static O79: rt::Object = rt::Object {
+    key: k79,
+    properties: &[("attendee_message", n2), ("alternatives_proposed", n44)],
+    closed: true,
+    required: &["attendee_message", "alternatives_proposed"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k79(name: &str) -> usize {
+    match name.len() {
+        16 => match name {
+            "attendee_message" => 0,
+            _ => usize::MAX,
+        },
+        21 => match name {
+            "alternatives_proposed" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/EscalateUnusualMetadata`
 pub(crate) fn n80(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("attendee_message", n2), ("unusual_reason", n2)], at, r);
-    ok &= rt::no_additional_properties(v, &["attendee_message", "unusual_reason"], &[], at, r);
-    ok &= rt::required(v, &["attendee_message", "unusual_reason"], at, r);
+    ok &= rt::object(v, &O80, at, r);
     ok
+}
+
+static O80: rt::Object = rt::Object {
+    key: k80,
+    properties: &[("attendee_message", n2), ("unusual_reason", n2)],
+    closed: true,
+    required: &["attendee_message", "unusual_reason"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k80(name: &str) -> usize {
+    match name.len() {
+        14 => match name {
+            "unusual_reason" => 1,
+            _ => usize::MAX,
+        },
+        16 => match name {
+            "attendee_message" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/EscalateInternalMetadata`
 pub(crate) fn n81(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("attendee_message", n2), ("uncertainty_reason", n2)], at, r);
-    ok &= rt::no_additional_properties(v, &["attendee_message", "uncertainty_reason"], &[], at, r);
-    ok &= rt::required(v, &["attendee_message", "uncertainty_reason"], at, r);
+    ok &= rt::object(v, &O81, at, r);
     ok
+}
+
+static O81: rt::Object = rt::Object {
+    key: k81,
+    properties: &[("attendee_message", n2), ("uncertainty_reason", n2)],
+    closed: true,
+    required: &["attendee_message", "uncertainty_reason"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k81(name: &str) -> usize {
+    match name.len() {
+        16 => match name {
+            "attendee_message" => 0,
+            _ => usize::MAX,
+        },
+        18 => match name {
+            "uncertainty_reason" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/AttendeeNextAction`
 pub(crate) fn n82(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("type", n72), ("subtype", n52), ("metadata", n25)], at, r);
-    ok &= rt::no_additional_properties(v, &["type", "subtype", "metadata"], &[], at, r);
-    ok &= rt::required(v, &["type", "subtype", "metadata"], at, r);
+    ok &= rt::object(v, &O82, at, r);
     ok &= n83(v, at, r);
     ok &= n88(v, at, r);
     ok &= n92(v, at, r);
@@ -1197,6 +2073,33 @@ pub(crate) fn n82(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok
 }
 
+static O82: rt::Object = rt::Object {
+    key: k82,
+    properties: &[("type", n72), ("subtype", n52), ("metadata", n25)],
+    closed: true,
+    required: &["type", "subtype", "metadata"],
+    required_bits: 0x7,
+    required_rest: &[],
+};
+
+fn k82(name: &str) -> usize {
+    match name.len() {
+        4 => match name {
+            "type" => 0,
+            _ => usize::MAX,
+        },
+        7 => match name {
+            "subtype" => 1,
+            _ => usize::MAX,
+        },
+        8 => match name {
+            "metadata" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
+}
+
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/0`
 pub(crate) fn n83(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
@@ -1207,9 +2110,27 @@ pub(crate) fn n83(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if`
 pub(crate) fn n84(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n85)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O84, at, r);
     ok
+}
+
+static O84: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n85)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
+
+fn k84(name: &str) -> usize {
+    match name.len() {
+        4 => match name {
+            "type" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `<variant AttendeeNextAction Initiate>#/properties/type`
@@ -1222,8 +2143,31 @@ pub(crate) fn n85(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then`
 pub(crate) fn n86(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n87), ("metadata", n78)], at, r);
+    ok &= rt::object(v, &O86, at, r);
     ok
+}
+
+static O86: rt::Object = rt::Object {
+    key: k86,
+    properties: &[("subtype", n87), ("metadata", n78)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
+
+fn k86(name: &str) -> usize {
+    match name.len() {
+        7 => match name {
+            "subtype" => 0,
+            _ => usize::MAX,
+        },
+        8 => match name {
+            "metadata" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then/properties/subtype`
@@ -1243,10 +2187,18 @@ pub(crate) fn n88(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if`
 pub(crate) fn n89(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n90)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O89, at, r);
     ok
 }
+
+static O89: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n90)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Reply>#/properties/type`
 pub(crate) fn n90(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1258,9 +2210,18 @@ pub(crate) fn n90(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then`
 pub(crate) fn n91(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n73), ("metadata", n78)], at, r);
+    ok &= rt::object(v, &O91, at, r);
     ok
 }
+
+static O91: rt::Object = rt::Object {
+    key: k86,
+    properties: &[("subtype", n73), ("metadata", n78)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/2`
 pub(crate) fn n92(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1272,10 +2233,18 @@ pub(crate) fn n92(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if`
 pub(crate) fn n93(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n94)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O93, at, r);
     ok
 }
+
+static O93: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n94)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Wait>#/properties/type`
 pub(crate) fn n94(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1287,9 +2256,18 @@ pub(crate) fn n94(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then`
 pub(crate) fn n95(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n74), ("metadata", n78)], at, r);
+    ok &= rt::object(v, &O95, at, r);
     ok
 }
+
+static O95: rt::Object = rt::Object {
+    key: k86,
+    properties: &[("subtype", n74), ("metadata", n78)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/3`
 pub(crate) fn n96(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1301,10 +2279,18 @@ pub(crate) fn n96(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if`
 pub(crate) fn n97(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n98)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O97, at, r);
     ok
 }
+
+static O97: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n98)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Follow_up>#/properties/type`
 pub(crate) fn n98(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1323,10 +2309,18 @@ pub(crate) fn n99(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if`
 pub(crate) fn n100(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n101)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O100, at, r);
     ok
 }
+
+static O100: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n101)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Confirm>#/properties/type`
 pub(crate) fn n101(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1338,9 +2332,18 @@ pub(crate) fn n101(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then`
 pub(crate) fn n102(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n75), ("metadata", n78)], at, r);
+    ok &= rt::object(v, &O102, at, r);
     ok
 }
+
+static O102: rt::Object = rt::Object {
+    key: k86,
+    properties: &[("subtype", n75), ("metadata", n78)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/5`
 pub(crate) fn n103(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1352,10 +2355,18 @@ pub(crate) fn n103(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if`
 pub(crate) fn n104(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n105)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O104, at, r);
     ok
 }
+
+static O104: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n105)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Escalate>#/properties/type`
 pub(crate) fn n105(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1367,8 +2378,27 @@ pub(crate) fn n105(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then`
 pub(crate) fn n106(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n76)], at, r);
+    ok &= rt::object(v, &O106, at, r);
     ok
+}
+
+static O106: rt::Object = rt::Object {
+    key: k106,
+    properties: &[("subtype", n76)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
+
+fn k106(name: &str) -> usize {
+    match name.len() {
+        7 => match name {
+            "subtype" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/6`
@@ -1381,9 +2411,31 @@ pub(crate) fn n107(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if`
 pub(crate) fn n108(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n105), ("subtype", n109)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O108, at, r);
     ok
+}
+
+static O108: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n105), ("subtype", n109)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k108(name: &str) -> usize {
+    match name.len() {
+        4 => match name {
+            "type" => 0,
+            _ => usize::MAX,
+        },
+        7 => match name {
+            "subtype" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `<variant AttendeeNextAction Escalate alternatives_proposed>#/properties/subtype`
@@ -1396,8 +2448,27 @@ pub(crate) fn n109(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then`
 pub(crate) fn n110(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n79)], at, r);
+    ok &= rt::object(v, &O110, at, r);
     ok
+}
+
+static O110: rt::Object = rt::Object {
+    key: k110,
+    properties: &[("metadata", n79)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
+
+fn k110(name: &str) -> usize {
+    match name.len() {
+        8 => match name {
+            "metadata" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/7`
@@ -1410,10 +2481,18 @@ pub(crate) fn n111(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if`
 pub(crate) fn n112(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n105), ("subtype", n113)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O112, at, r);
     ok
 }
+
+static O112: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n105), ("subtype", n113)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Waiting for decision unusual>#/properties/subtype`
 pub(crate) fn n113(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1425,9 +2504,18 @@ pub(crate) fn n113(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then`
 pub(crate) fn n114(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n80)], at, r);
+    ok &= rt::object(v, &O114, at, r);
     ok
 }
+
+static O114: rt::Object = rt::Object {
+    key: k110,
+    properties: &[("metadata", n80)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/8`
 pub(crate) fn n115(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1439,10 +2527,18 @@ pub(crate) fn n115(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if`
 pub(crate) fn n116(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n105), ("subtype", n117)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O116, at, r);
     ok
 }
+
+static O116: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n105), ("subtype", n117)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Escalate internal>#/properties/subtype`
 pub(crate) fn n117(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1454,9 +2550,18 @@ pub(crate) fn n117(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then`
 pub(crate) fn n118(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n81)], at, r);
+    ok &= rt::object(v, &O118, at, r);
     ok
 }
+
+static O118: rt::Object = rt::Object {
+    key: k110,
+    properties: &[("metadata", n81)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/9`
 pub(crate) fn n119(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1468,10 +2573,18 @@ pub(crate) fn n119(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if`
 pub(crate) fn n120(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n121)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O120, at, r);
     ok
 }
+
+static O120: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n121)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Close>#/properties/type`
 pub(crate) fn n121(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1483,9 +2596,18 @@ pub(crate) fn n121(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then`
 pub(crate) fn n122(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n77), ("metadata", n78)], at, r);
+    ok &= rt::object(v, &O122, at, r);
     ok
 }
+
+static O122: rt::Object = rt::Object {
+    key: k86,
+    properties: &[("subtype", n77), ("metadata", n78)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/EventActionType`
 pub(crate) fn n123(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1533,10 +2655,27 @@ pub(crate) fn n126(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n127(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("alternatives", n128)], at, r);
-    ok &= rt::no_additional_properties(v, &["alternatives"], &[], at, r);
-    ok &= rt::required(v, &["alternatives"], at, r);
+    ok &= rt::object(v, &O127, at, r);
     ok
+}
+
+static O127: rt::Object = rt::Object {
+    key: k127,
+    properties: &[("alternatives", n128)],
+    closed: true,
+    required: &["alternatives"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
+
+fn k127(name: &str) -> usize {
+    match name.len() {
+        12 => match name {
+            "alternatives" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/RescheduleMetadata/properties/alternatives`
@@ -1551,19 +2690,34 @@ pub(crate) fn n128(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n129(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("conflict_summary", n2)], at, r);
-    ok &= rt::no_additional_properties(v, &["conflict_summary"], &[], at, r);
-    ok &= rt::required(v, &["conflict_summary"], at, r);
+    ok &= rt::object(v, &O129, at, r);
     ok
+}
+
+static O129: rt::Object = rt::Object {
+    key: k129,
+    properties: &[("conflict_summary", n2)],
+    closed: true,
+    required: &["conflict_summary"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
+
+fn k129(name: &str) -> usize {
+    match name.len() {
+        16 => match name {
+            "conflict_summary" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/EventNextAction`
 pub(crate) fn n130(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("type", n123), ("subtype", n2), ("metadata", n25)], at, r);
-    ok &= rt::no_additional_properties(v, &["type", "subtype", "metadata"], &[], at, r);
-    ok &= rt::required(v, &["type", "subtype", "metadata"], at, r);
+    ok &= rt::object(v, &O130, at, r);
     ok &= n131(v, at, r);
     ok &= n135(v, at, r);
     ok &= n139(v, at, r);
@@ -1572,6 +2726,15 @@ pub(crate) fn n130(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     ok &= n151(v, at, r);
     ok
 }
+
+static O130: rt::Object = rt::Object {
+    key: k82,
+    properties: &[("type", n123), ("subtype", n2), ("metadata", n25)],
+    closed: true,
+    required: &["type", "subtype", "metadata"],
+    required_bits: 0x7,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/0`
 pub(crate) fn n131(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1583,10 +2746,18 @@ pub(crate) fn n131(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/0/if`
 pub(crate) fn n132(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n133)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O132, at, r);
     ok
 }
+
+static O132: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n133)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Coordination in progress>#/properties/type`
 pub(crate) fn n133(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1598,9 +2769,18 @@ pub(crate) fn n133(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/0/then`
 pub(crate) fn n134(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n124), ("metadata", n78)], at, r);
+    ok &= rt::object(v, &O134, at, r);
     ok
 }
+
+static O134: rt::Object = rt::Object {
+    key: k86,
+    properties: &[("subtype", n124), ("metadata", n78)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/1`
 pub(crate) fn n135(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1612,10 +2792,18 @@ pub(crate) fn n135(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/1/if`
 pub(crate) fn n136(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n137)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O136, at, r);
     ok
 }
+
+static O136: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n137)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Waiting for decision>#/properties/type`
 pub(crate) fn n137(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1627,9 +2815,18 @@ pub(crate) fn n137(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/1/then`
 pub(crate) fn n138(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n125)], at, r);
+    ok &= rt::object(v, &O138, at, r);
     ok
 }
+
+static O138: rt::Object = rt::Object {
+    key: k106,
+    properties: &[("subtype", n125)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/2`
 pub(crate) fn n139(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1641,10 +2838,18 @@ pub(crate) fn n139(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/2/if`
 pub(crate) fn n140(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n137), ("subtype", n141)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O140, at, r);
     ok
 }
+
+static O140: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n137), ("subtype", n141)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/2/if/properties/subtype`
 pub(crate) fn n141(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1656,9 +2861,18 @@ pub(crate) fn n141(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/2/then`
 pub(crate) fn n142(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n78)], at, r);
+    ok &= rt::object(v, &O142, at, r);
     ok
 }
+
+static O142: rt::Object = rt::Object {
+    key: k110,
+    properties: &[("metadata", n78)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/3`
 pub(crate) fn n143(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1670,10 +2884,18 @@ pub(crate) fn n143(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/3/if`
 pub(crate) fn n144(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n137), ("subtype", n145)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O144, at, r);
     ok
 }
+
+static O144: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n137), ("subtype", n145)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Waiting for decision reschedule>#/properties/subtype`
 pub(crate) fn n145(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1685,9 +2907,18 @@ pub(crate) fn n145(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/3/then`
 pub(crate) fn n146(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n127)], at, r);
+    ok &= rt::object(v, &O146, at, r);
     ok
 }
+
+static O146: rt::Object = rt::Object {
+    key: k110,
+    properties: &[("metadata", n127)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/4`
 pub(crate) fn n147(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1699,10 +2930,18 @@ pub(crate) fn n147(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/4/if`
 pub(crate) fn n148(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n137), ("subtype", n149)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O148, at, r);
     ok
 }
+
+static O148: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n137), ("subtype", n149)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Waiting for decision resolve_conflict>#/properties/subtype`
 pub(crate) fn n149(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1714,9 +2953,18 @@ pub(crate) fn n149(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/4/then`
 pub(crate) fn n150(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("metadata", n129)], at, r);
+    ok &= rt::object(v, &O150, at, r);
     ok
 }
+
+static O150: rt::Object = rt::Object {
+    key: k110,
+    properties: &[("metadata", n129)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/5`
 pub(crate) fn n151(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1728,10 +2976,18 @@ pub(crate) fn n151(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/5/if`
 pub(crate) fn n152(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("type", n153)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O152, at, r);
     ok
 }
+
+static O152: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n153)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Complete>#/properties/type`
 pub(crate) fn n153(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -1743,33 +2999,66 @@ pub(crate) fn n153(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `scheduling-context.json#/$defs/EventNextAction/allOf/5/then`
 pub(crate) fn n154(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("subtype", n126), ("metadata", n78)], at, r);
+    ok &= rt::object(v, &O154, at, r);
     ok
 }
+
+static O154: rt::Object = rt::Object {
+    key: k86,
+    properties: &[("subtype", n126), ("metadata", n78)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `scheduling-context.json#/$defs/AttendeeAnalysis`
 pub(crate) fn n155(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("score", n68),
-            ("reason", n2),
-            ("engagement", n69),
-            ("next_action", n82),
-            ("suggested_alternative_times", n156),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &["score", "reason", "engagement", "next_action", "suggested_alternative_times"],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O155, at, r);
     ok
+}
+
+static O155: rt::Object = rt::Object {
+    key: k155,
+    properties: &[
+        ("score", n68),
+        ("reason", n2),
+        ("engagement", n69),
+        ("next_action", n82),
+        ("suggested_alternative_times", n156),
+    ],
+    closed: false,
+    required: &["score", "reason", "engagement", "next_action", "suggested_alternative_times"],
+    required_bits: 0x1f,
+    required_rest: &[],
+};
+
+fn k155(name: &str) -> usize {
+    match name.len() {
+        5 => match name {
+            "score" => 0,
+            _ => usize::MAX,
+        },
+        6 => match name {
+            "reason" => 1,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "engagement" => 2,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "next_action" => 3,
+            _ => usize::MAX,
+        },
+        27 => match name {
+            "suggested_alternative_times" => 4,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/AttendeeAnalysis/properties/suggested_alternative_times`
@@ -1784,43 +3073,112 @@ pub(crate) fn n156(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n157(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("score", n68), ("reason", n2), ("next_action", n130)], at, r);
-    ok &= rt::required(v, &["score", "reason", "next_action"], at, r);
+    ok &= rt::object(v, &O157, at, r);
     ok
+}
+
+static O157: rt::Object = rt::Object {
+    key: k157,
+    properties: &[("score", n68), ("reason", n2), ("next_action", n130)],
+    closed: false,
+    required: &["score", "reason", "next_action"],
+    required_bits: 0x7,
+    required_rest: &[],
+};
+
+fn k157(name: &str) -> usize {
+    match name.len() {
+        5 => match name {
+            "score" => 0,
+            _ => usize::MAX,
+        },
+        6 => match name {
+            "reason" => 1,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "next_action" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/EventDates`
 pub(crate) fn n158(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("start", n3), ("end", n3)], at, r);
-    ok &= rt::required(v, &["start", "end"], at, r);
+    ok &= rt::object(v, &O158, at, r);
     ok
+}
+
+static O158: rt::Object = rt::Object {
+    key: k158,
+    properties: &[("start", n3), ("end", n3)],
+    closed: false,
+    required: &["start", "end"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k158(name: &str) -> usize {
+    match name.len() {
+        3 => match name {
+            "end" => 1,
+            _ => usize::MAX,
+        },
+        5 => match name {
+            "start" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/Attendee`
 pub(crate) fn n159(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("attendee_email", n2),
-            ("attendee_name", n2),
-            ("is_internal", n13),
-            ("is_optional", n13),
-            ("attendee_analysis", n160),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &["attendee_email", "attendee_name", "is_internal", "attendee_analysis"],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O159, at, r);
     ok
+}
+
+static O159: rt::Object = rt::Object {
+    key: k159,
+    properties: &[
+        ("attendee_email", n2),
+        ("attendee_name", n2),
+        ("is_internal", n13),
+        ("is_optional", n13),
+        ("attendee_analysis", n160),
+    ],
+    closed: false,
+    required: &["attendee_email", "attendee_name", "is_internal", "attendee_analysis"],
+    required_bits: 0x17,
+    required_rest: &[],
+};
+
+fn k159(name: &str) -> usize {
+    match name.len() {
+        11 => match name {
+            "is_internal" => 2,
+            "is_optional" => 3,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "attendee_name" => 1,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "attendee_email" => 0,
+            _ => usize::MAX,
+        },
+        17 => match name {
+            "attendee_analysis" => 4,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/Coordination/properties/attendee_analysis`
@@ -1841,39 +3199,73 @@ pub(crate) fn n161(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n162(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("title", n2),
-            ("duration", n163),
-            ("location", n2),
-            ("timezone", n2),
-            ("date", n158),
-            ("private", n13),
-            ("attendees", n164),
-            ("created_at", n3),
-            ("event_analysis", n165),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &[
-            "title",
-            "duration",
-            "location",
-            "timezone",
-            "date",
-            "private",
-            "attendees",
-            "created_at",
-            "event_analysis",
-        ],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O162, at, r);
     ok
+}
+
+static O162: rt::Object = rt::Object {
+    key: k162,
+    properties: &[
+        ("title", n2),
+        ("duration", n163),
+        ("location", n2),
+        ("timezone", n2),
+        ("date", n158),
+        ("private", n13),
+        ("attendees", n164),
+        ("created_at", n3),
+        ("event_analysis", n165),
+    ],
+    closed: false,
+    required: &[
+        "title",
+        "duration",
+        "location",
+        "timezone",
+        "date",
+        "private",
+        "attendees",
+        "created_at",
+        "event_analysis",
+    ],
+    required_bits: 0x1ff,
+    required_rest: &[],
+};
+
+fn k162(name: &str) -> usize {
+    match name.len() {
+        4 => match name {
+            "date" => 4,
+            _ => usize::MAX,
+        },
+        5 => match name {
+            "title" => 0,
+            _ => usize::MAX,
+        },
+        7 => match name {
+            "private" => 5,
+            _ => usize::MAX,
+        },
+        8 => match name {
+            "duration" => 1,
+            "location" => 2,
+            "timezone" => 3,
+            _ => usize::MAX,
+        },
+        9 => match name {
+            "attendees" => 6,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "created_at" => 7,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "event_analysis" => 8,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/SchedulingOperation/properties/duration`
@@ -1911,48 +3303,96 @@ pub(crate) fn n166(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n167(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("direction", n166), ("email", n2), ("content", n2), ("timestamp", n3)],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["direction", "email", "content", "timestamp"], at, r);
+    ok &= rt::object(v, &O167, at, r);
     ok
+}
+
+static O167: rt::Object = rt::Object {
+    key: k167,
+    properties: &[("direction", n166), ("email", n2), ("content", n2), ("timestamp", n3)],
+    closed: false,
+    required: &["direction", "email", "content", "timestamp"],
+    required_bits: 0xf,
+    required_rest: &[],
+};
+
+fn k167(name: &str) -> usize {
+    match name.len() {
+        5 => match name {
+            "email" => 1,
+            _ => usize::MAX,
+        },
+        7 => match name {
+            "content" => 2,
+            _ => usize::MAX,
+        },
+        9 => match name {
+            "direction" => 0,
+            "timestamp" => 3,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/Coordination`
 pub(crate) fn n168(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("attendee_email", n2),
-            ("attendee_name", n2),
-            ("is_internal", n13),
-            ("is_optional", n13),
-            ("conv_history", n169),
-            ("followup_date", n170),
-            ("attendee_analysis", n160),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &[
-            "attendee_email",
-            "attendee_name",
-            "is_internal",
-            "conv_history",
-            "followup_date",
-            "attendee_analysis",
-        ],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O168, at, r);
     ok
+}
+
+static O168: rt::Object = rt::Object {
+    key: k168,
+    properties: &[
+        ("attendee_email", n2),
+        ("attendee_name", n2),
+        ("is_internal", n13),
+        ("is_optional", n13),
+        ("conv_history", n169),
+        ("followup_date", n170),
+        ("attendee_analysis", n160),
+    ],
+    closed: false,
+    required: &[
+        "attendee_email",
+        "attendee_name",
+        "is_internal",
+        "conv_history",
+        "followup_date",
+        "attendee_analysis",
+    ],
+    required_bits: 0x77,
+    required_rest: &[],
+};
+
+fn k168(name: &str) -> usize {
+    match name.len() {
+        11 => match name {
+            "is_internal" => 2,
+            "is_optional" => 3,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "conv_history" => 4,
+            _ => usize::MAX,
+        },
+        13 => match name {
+            "attendee_name" => 1,
+            "followup_date" => 5,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "attendee_email" => 0,
+            _ => usize::MAX,
+        },
+        17 => match name {
+            "attendee_analysis" => 6,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `scheduling-context.json#/$defs/Coordination/properties/conv_history`
@@ -1975,41 +3415,95 @@ pub(crate) fn n170(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n171(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("attendee_analysis", n155), ("event_analysis", n157), ("follow_up_date", n170)],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["attendee_analysis", "event_analysis", "follow_up_date"], at, r);
+    ok &= rt::object(v, &O171, at, r);
     ok
+}
+
+static O171: rt::Object = rt::Object {
+    key: k171,
+    properties: &[("attendee_analysis", n155), ("event_analysis", n157), ("follow_up_date", n170)],
+    closed: false,
+    required: &["attendee_analysis", "event_analysis", "follow_up_date"],
+    required_bits: 0x7,
+    required_rest: &[],
+};
+
+fn k171(name: &str) -> usize {
+    match name.len() {
+        14 => match name {
+            "event_analysis" => 1,
+            "follow_up_date" => 2,
+            _ => usize::MAX,
+        },
+        17 => match name {
+            "attendee_analysis" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#`
 pub(crate) fn n172(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("schema_version", n173),
-            ("session_id", n2),
-            ("source_agent", n174),
-            ("target_agent", n174),
-            ("timestamp", n3),
-            ("payload", n194),
-            ("trace", n210),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(
-        v,
-        &["schema_version", "session_id", "source_agent", "target_agent", "timestamp", "payload"],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O172, at, r);
     ok
+}
+
+static O172: rt::Object = rt::Object {
+    key: k172,
+    properties: &[
+        ("schema_version", n173),
+        ("session_id", n2),
+        ("source_agent", n174),
+        ("target_agent", n174),
+        ("timestamp", n3),
+        ("payload", n194),
+        ("trace", n210),
+    ],
+    closed: false,
+    required: &[
+        "schema_version",
+        "session_id",
+        "source_agent",
+        "target_agent",
+        "timestamp",
+        "payload",
+    ],
+    required_bits: 0x3f,
+    required_rest: &[],
+};
+
+fn k172(name: &str) -> usize {
+    match name.len() {
+        5 => match name {
+            "trace" => 6,
+            _ => usize::MAX,
+        },
+        7 => match name {
+            "payload" => 5,
+            _ => usize::MAX,
+        },
+        9 => match name {
+            "timestamp" => 4,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "session_id" => 1,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "source_agent" => 2,
+            "target_agent" => 3,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "schema_version" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/properties/schema_version`
@@ -2024,17 +3518,42 @@ pub(crate) fn n173(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n174(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("id", n175), ("family", n176), ("cognitive_mode", n177), ("model", n178)],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["id", "family"], at, r);
+    ok &= rt::object(v, &O174, at, r);
     ok &= n179(v, at, r);
     ok &= n184(v, at, r);
     ok &= n189(v, at, r);
     ok
+}
+
+static O174: rt::Object = rt::Object {
+    key: k174,
+    properties: &[("id", n175), ("family", n176), ("cognitive_mode", n177), ("model", n178)],
+    closed: false,
+    required: &["id", "family"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k174(name: &str) -> usize {
+    match name.len() {
+        2 => match name {
+            "id" => 0,
+            _ => usize::MAX,
+        },
+        5 => match name {
+            "model" => 3,
+            _ => usize::MAX,
+        },
+        6 => match name {
+            "family" => 1,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "cognitive_mode" => 2,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/AgentRef/properties/id`
@@ -2079,9 +3598,27 @@ pub(crate) fn n179(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `session-context.json#/$defs/AgentRef/allOf/0/if`
 pub(crate) fn n180(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("family", n181)], at, r);
-    ok &= rt::required(v, &["family"], at, r);
+    ok &= rt::object(v, &O180, at, r);
     ok
+}
+
+static O180: rt::Object = rt::Object {
+    key: k180,
+    properties: &[("family", n181)],
+    closed: false,
+    required: &["family"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
+
+fn k180(name: &str) -> usize {
+    match name.len() {
+        6 => match name {
+            "family" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/AgentRef/allOf/0/if/properties/family`
@@ -2094,8 +3631,27 @@ pub(crate) fn n181(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `session-context.json#/$defs/AgentRef/allOf/0/then`
 pub(crate) fn n182(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("id", n183)], at, r);
+    ok &= rt::object(v, &O182, at, r);
     ok
+}
+
+static O182: rt::Object = rt::Object {
+    key: k182,
+    properties: &[("id", n183)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
+
+fn k182(name: &str) -> usize {
+    match name.len() {
+        2 => match name {
+            "id" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/AgentRef/allOf/0/then/properties/id`
@@ -2115,10 +3671,18 @@ pub(crate) fn n184(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `session-context.json#/$defs/AgentRef/allOf/1/if`
 pub(crate) fn n185(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("family", n186)], at, r);
-    ok &= rt::required(v, &["family"], at, r);
+    ok &= rt::object(v, &O185, at, r);
     ok
 }
+
+static O185: rt::Object = rt::Object {
+    key: k180,
+    properties: &[("family", n186)],
+    closed: false,
+    required: &["family"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `session-context.json#/$defs/AgentRef/allOf/1/if/properties/family`
 pub(crate) fn n186(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -2130,9 +3694,18 @@ pub(crate) fn n186(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `session-context.json#/$defs/AgentRef/allOf/1/then`
 pub(crate) fn n187(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("id", n188)], at, r);
+    ok &= rt::object(v, &O187, at, r);
     ok
 }
+
+static O187: rt::Object = rt::Object {
+    key: k182,
+    properties: &[("id", n188)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `session-context.json#/$defs/AgentRef/allOf/1/then/properties/id`
 pub(crate) fn n188(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -2151,10 +3724,18 @@ pub(crate) fn n189(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `session-context.json#/$defs/AgentRef/allOf/2/if`
 pub(crate) fn n190(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("family", n191)], at, r);
-    ok &= rt::required(v, &["family"], at, r);
+    ok &= rt::object(v, &O190, at, r);
     ok
 }
+
+static O190: rt::Object = rt::Object {
+    key: k180,
+    properties: &[("family", n191)],
+    closed: false,
+    required: &["family"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `session-context.json#/$defs/AgentRef/allOf/2/if/properties/family`
 pub(crate) fn n191(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -2166,9 +3747,18 @@ pub(crate) fn n191(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 /// `session-context.json#/$defs/AgentRef/allOf/2/then`
 pub(crate) fn n192(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
-    ok &= rt::properties(v, &[("id", n193)], at, r);
+    ok &= rt::object(v, &O192, at, r);
     ok
 }
+
+static O192: rt::Object = rt::Object {
+    key: k182,
+    properties: &[("id", n193)],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
 
 /// `session-context.json#/$defs/AgentRef/allOf/2/then/properties/id`
 pub(crate) fn n193(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -2181,22 +3771,59 @@ pub(crate) fn n193(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n194(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[
-            ("key_findings", n195),
-            ("open_questions", n198),
-            ("blockers", n201),
-            ("confidence", n204),
-            ("artifacts", n206),
-            ("context", n25),
-            ("recommendations", n44),
-        ],
-        at,
-        r,
-    );
-    ok &= rt::required(v, &["key_findings", "confidence"], at, r);
+    ok &= rt::object(v, &O194, at, r);
     ok
+}
+
+static O194: rt::Object = rt::Object {
+    key: k194,
+    properties: &[
+        ("key_findings", n195),
+        ("open_questions", n198),
+        ("blockers", n201),
+        ("confidence", n204),
+        ("artifacts", n206),
+        ("context", n25),
+        ("recommendations", n44),
+    ],
+    closed: false,
+    required: &["key_findings", "confidence"],
+    required_bits: 0x9,
+    required_rest: &[],
+};
+
+fn k194(name: &str) -> usize {
+    match name.len() {
+        7 => match name {
+            "context" => 5,
+            _ => usize::MAX,
+        },
+        8 => match name {
+            "blockers" => 2,
+            _ => usize::MAX,
+        },
+        9 => match name {
+            "artifacts" => 4,
+            _ => usize::MAX,
+        },
+        10 => match name {
+            "confidence" => 3,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "key_findings" => 0,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "open_questions" => 1,
+            _ => usize::MAX,
+        },
+        15 => match name {
+            "recommendations" => 6,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/HandoffPayload/properties/key_findings`
@@ -2211,9 +3838,31 @@ pub(crate) fn n195(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n196(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("id", n197), ("summary", n2)], at, r);
-    ok &= rt::required(v, &["id", "summary"], at, r);
+    ok &= rt::object(v, &O196, at, r);
     ok
+}
+
+static O196: rt::Object = rt::Object {
+    key: k196,
+    properties: &[("id", n197), ("summary", n2)],
+    closed: false,
+    required: &["id", "summary"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k196(name: &str) -> usize {
+    match name.len() {
+        2 => match name {
+            "id" => 0,
+            _ => usize::MAX,
+        },
+        7 => match name {
+            "summary" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/KeyFinding/properties/id`
@@ -2236,9 +3885,31 @@ pub(crate) fn n198(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n199(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("id", n200), ("question", n2)], at, r);
-    ok &= rt::required(v, &["id", "question"], at, r);
+    ok &= rt::object(v, &O199, at, r);
     ok
+}
+
+static O199: rt::Object = rt::Object {
+    key: k199,
+    properties: &[("id", n200), ("question", n2)],
+    closed: false,
+    required: &["id", "question"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k199(name: &str) -> usize {
+    match name.len() {
+        2 => match name {
+            "id" => 0,
+            _ => usize::MAX,
+        },
+        8 => match name {
+            "question" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/OpenQuestion/properties/id`
@@ -2261,9 +3932,31 @@ pub(crate) fn n201(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n202(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("id", n203), ("description", n2)], at, r);
-    ok &= rt::required(v, &["id", "description"], at, r);
+    ok &= rt::object(v, &O202, at, r);
     ok
+}
+
+static O202: rt::Object = rt::Object {
+    key: k202,
+    properties: &[("id", n203), ("description", n2)],
+    closed: false,
+    required: &["id", "description"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k202(name: &str) -> usize {
+    match name.len() {
+        2 => match name {
+            "id" => 0,
+            _ => usize::MAX,
+        },
+        11 => match name {
+            "description" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/Blocker/properties/id`
@@ -2278,22 +3971,76 @@ pub(crate) fn n203(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n204(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("overall", n21), ("reasoning", n2), ("breakdown", n205)], at, r);
-    ok &= rt::required(v, &["overall"], at, r);
+    ok &= rt::object(v, &O204, at, r);
     ok
+}
+
+static O204: rt::Object = rt::Object {
+    key: k204,
+    properties: &[("overall", n21), ("reasoning", n2), ("breakdown", n205)],
+    closed: false,
+    required: &["overall"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
+
+fn k204(name: &str) -> usize {
+    match name.len() {
+        7 => match name {
+            "overall" => 0,
+            _ => usize::MAX,
+        },
+        9 => match name {
+            "breakdown" => 2,
+            "reasoning" => 1,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/ConfidenceBreakdown`
 pub(crate) fn n205(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(
-        v,
-        &[("source_quality", n21), ("completeness", n21), ("accuracy", n21), ("relevance", n21)],
-        at,
-        r,
-    );
+    ok &= rt::object(v, &O205, at, r);
     ok
+}
+
+static O205: rt::Object = rt::Object {
+    key: k205,
+    properties: &[
+        ("source_quality", n21),
+        ("completeness", n21),
+        ("accuracy", n21),
+        ("relevance", n21),
+    ],
+    closed: false,
+    required: &[],
+    required_bits: 0x0,
+    required_rest: &[],
+};
+
+fn k205(name: &str) -> usize {
+    match name.len() {
+        8 => match name {
+            "accuracy" => 2,
+            _ => usize::MAX,
+        },
+        9 => match name {
+            "relevance" => 3,
+            _ => usize::MAX,
+        },
+        12 => match name {
+            "completeness" => 1,
+            _ => usize::MAX,
+        },
+        14 => match name {
+            "source_quality" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/HandoffPayload/properties/artifacts`
@@ -2308,9 +4055,28 @@ pub(crate) fn n206(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n207(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("type", n208), ("path", n209)], at, r);
-    ok &= rt::required(v, &["type", "path"], at, r);
+    ok &= rt::object(v, &O207, at, r);
     ok
+}
+
+static O207: rt::Object = rt::Object {
+    key: k207,
+    properties: &[("type", n208), ("path", n209)],
+    closed: false,
+    required: &["type", "path"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
+
+fn k207(name: &str) -> usize {
+    match name.len() {
+        4 => match name {
+            "path" => 1,
+            "type" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/ArtifactType`
@@ -2349,9 +4115,27 @@ pub(crate) fn n209(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n210(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= rt::types(v, &[Type::Object], at, r);
-    ok &= rt::properties(v, &[("depth", n211)], at, r);
-    ok &= rt::required(v, &["depth"], at, r);
+    ok &= rt::object(v, &O210, at, r);
     ok
+}
+
+static O210: rt::Object = rt::Object {
+    key: k210,
+    properties: &[("depth", n211)],
+    closed: false,
+    required: &["depth"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
+
+fn k210(name: &str) -> usize {
+    match name.len() {
+        5 => match name {
+            "depth" => 0,
+            _ => usize::MAX,
+        },
+        _ => usize::MAX,
+    }
 }
 
 /// `session-context.json#/$defs/Trace/properties/depth`
@@ -2367,109 +4151,205 @@ pub(crate) fn n211(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n212(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n82(v, at, r);
-    ok &= rt::properties(v, &[("type", n85)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O212, at, r);
     ok
 }
+
+static O212: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n85)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Reply>#`
 pub(crate) fn n213(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n82(v, at, r);
-    ok &= rt::properties(v, &[("type", n90)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O213, at, r);
     ok
 }
+
+static O213: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n90)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Wait>#`
 pub(crate) fn n214(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n82(v, at, r);
-    ok &= rt::properties(v, &[("type", n94)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O214, at, r);
     ok
 }
+
+static O214: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n94)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Follow_up>#`
 pub(crate) fn n215(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n82(v, at, r);
-    ok &= rt::properties(v, &[("type", n98)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O215, at, r);
     ok
 }
+
+static O215: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n98)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Confirm>#`
 pub(crate) fn n216(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n82(v, at, r);
-    ok &= rt::properties(v, &[("type", n101)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O216, at, r);
     ok
 }
+
+static O216: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n101)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Escalate alternatives_proposed>#`
 pub(crate) fn n217(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n82(v, at, r);
-    ok &= rt::properties(v, &[("type", n105), ("subtype", n109)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O217, at, r);
     ok
 }
+
+static O217: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n105), ("subtype", n109)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Escalate unusual>#`
 pub(crate) fn n218(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n82(v, at, r);
-    ok &= rt::properties(v, &[("type", n105), ("subtype", n113)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O218, at, r);
     ok
 }
+
+static O218: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n105), ("subtype", n113)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Escalate internal>#`
 pub(crate) fn n219(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n82(v, at, r);
-    ok &= rt::properties(v, &[("type", n105), ("subtype", n117)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O219, at, r);
     ok
 }
+
+static O219: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n105), ("subtype", n117)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Escalate>#`
 pub(crate) fn n220(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n82(v, at, r);
-    ok &= rt::properties(v, &[("type", n105)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O220, at, r);
     ok
 }
+
+static O220: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n105)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant AttendeeNextAction Close>#`
 pub(crate) fn n221(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n82(v, at, r);
-    ok &= rt::properties(v, &[("type", n121)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O221, at, r);
     ok
 }
+
+static O221: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n121)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Coordination in progress>#`
 pub(crate) fn n222(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n130(v, at, r);
-    ok &= rt::properties(v, &[("type", n133)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O222, at, r);
     ok
 }
+
+static O222: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n133)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Waiting for decision get_alternatives>#`
 pub(crate) fn n223(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n130(v, at, r);
-    ok &= rt::properties(v, &[("type", n137), ("subtype", n224)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O223, at, r);
     ok
 }
+
+static O223: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n137), ("subtype", n224)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Waiting for decision get_alternatives>#/properties/subtype`
 pub(crate) fn n224(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -2482,28 +4362,52 @@ pub(crate) fn n224(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n225(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n130(v, at, r);
-    ok &= rt::properties(v, &[("type", n137), ("subtype", n145)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O225, at, r);
     ok
 }
+
+static O225: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n137), ("subtype", n145)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Waiting for decision resolve_conflict>#`
 pub(crate) fn n226(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n130(v, at, r);
-    ok &= rt::properties(v, &[("type", n137), ("subtype", n149)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O226, at, r);
     ok
 }
+
+static O226: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n137), ("subtype", n149)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Waiting for decision recommend_cancel>#`
 pub(crate) fn n227(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n130(v, at, r);
-    ok &= rt::properties(v, &[("type", n137), ("subtype", n228)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O227, at, r);
     ok
 }
+
+static O227: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n137), ("subtype", n228)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Waiting for decision recommend_cancel>#/properties/subtype`
 pub(crate) fn n228(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
@@ -2516,25 +4420,49 @@ pub(crate) fn n228(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
 pub(crate) fn n229(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n130(v, at, r);
-    ok &= rt::properties(v, &[("type", n137), ("subtype", n113)], at, r);
-    ok &= rt::required(v, &["type", "subtype"], at, r);
+    ok &= rt::object(v, &O229, at, r);
     ok
 }
+
+static O229: rt::Object = rt::Object {
+    key: k108,
+    properties: &[("type", n137), ("subtype", n113)],
+    closed: false,
+    required: &["type", "subtype"],
+    required_bits: 0x3,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Waiting for decision>#`
 pub(crate) fn n230(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n130(v, at, r);
-    ok &= rt::properties(v, &[("type", n137)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O230, at, r);
     ok
 }
+
+static O230: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n137)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};
 
 /// `<variant EventNextAction Complete>#`
 pub(crate) fn n231(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
     let mut ok = true;
     ok &= n130(v, at, r);
-    ok &= rt::properties(v, &[("type", n153)], at, r);
-    ok &= rt::required(v, &["type"], at, r);
+    ok &= rt::object(v, &O231, at, r);
     ok
 }
+
+static O231: rt::Object = rt::Object {
+    key: k84,
+    properties: &[("type", n153)],
+    closed: false,
+    required: &["type"],
+    required_bits: 0x1,
+    required_rest: &[],
+};

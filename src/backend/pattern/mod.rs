@@ -1,8 +1,9 @@
 //! Which regular-expression engine runs each `pattern`, decided once for all three languages.
 //!
 //! A pattern a backtracking engine runs in linear time on every input (see [`analysis`]) keeps
-//! the language's own ECMA-262 engine (`regress`, `RegExp` with the `u` flag, the `regex`
-//! module). Any other pattern is translated to RE2 syntax ([`emit`]) and run by a finite-automaton
+//! the language's own ECMA-262 engine (`RegExp` with the `u` flag, the `regex` module; Rust
+//! prefers the `regex` crate on the translation, [`rust_translation`], and keeps `regress` for
+//! what cannot be translated). Any other pattern is translated to RE2 syntax ([`emit`]) and run by a finite-automaton
 //! engine (the `regex` crate, `re2js`, `google-re2`), which takes linear time whatever the
 //! pattern. A pattern that needs backtracking (a backreference, a lookaround) and is not proven
 //! linear keeps the backtracking engine in every language: [`Plan::hazard`] says so.
@@ -73,6 +74,16 @@ pub fn plan(source: &str) -> Plan {
             reason: format!("needs backtracking ({e})"),
         },
     }
+}
+
+/// The pattern in the syntax of the Rust `regex` crate, with the same meaning, whatever its
+/// plan: the Rust runtime prefers that engine even for a pattern backtracking runs in linear
+/// time (it matches without allocating; `regress` sets up an executor per match), and falls
+/// back to `regress` for a translation the crate does not compile. `None` when the pattern
+/// cannot be translated (it needs backtracking, or is not understood).
+pub fn rust_translation(source: &str) -> Option<String> {
+    let node = parse::parse(source).ok()?;
+    emit::emit(&node, Dialect::Rust).ok()
 }
 
 #[cfg(test)]

@@ -2,10 +2,11 @@
 
 use askama::Template;
 
+use super::objects::{fused, Field, KeyFn, ObjectCtx, Objects};
 use super::{json_type, literal, raw_literal, GENERATED};
 use crate::backend::depth::DepthPlan;
 use crate::backend::escape::{self, rust::Line};
-use crate::backend::pattern::{plan, Dialect};
+use crate::backend::pattern::{plan, rust_translation, Plan};
 use crate::backend::run;
 use crate::error::Result;
 use crate::ir::{Check, Format, Ir};
@@ -40,6 +41,10 @@ pub(crate) struct NodeCtx {
     /// On a cycle of the program: checks the instance depth first.
     guarded: bool,
     calls: Vec<Call>,
+    /// The static of the node's fused object checks, and its key function when the node is the
+    /// first with its property names.
+    object: Option<ObjectCtx>,
+    key: Option<KeyFn>,
 }
 
 pub(crate) struct Static {
@@ -164,9 +169,19 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
         args.push(p("r"));
         args
     };
+    let mut objects = Objects::default();
     for (id, node) in ir.program.nodes.iter().enumerate() {
         let mut calls = Vec::new();
-        for (k, check) in node.checks.iter().enumerate() {
+        let (mut object, mut key) = (None, None);
+        let mut k = 0;
+        while let Some(check) = node.checks.get(k) {
+            if let Some(f) = fused(&node.checks, k) {
+                let (o, kf) = objects.add(id, &f);
+                calls.push(call("rt::object", tail(vec![v(), p(format!("&O{id}"))])));
+                (object, key) = (Some(o), kf);
+                k += f.count;
+                continue;
+            }
             let n = |i: &usize| format!("n{i}");
             let c = match check {
                 Check::False => call("rt::false_schema", tail(vec![v()])),
@@ -389,12 +404,15 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
                 }
             };
             calls.push(c);
+            k += 1;
         }
         nodes.push(NodeCtx {
             id,
             origin: escape::rust::line(&node.origin.to_string()),
             guarded: depth.guarded(id),
             calls,
+            object,
+            key,
         });
     }
     let patterns: Vec<Static> = ir
@@ -402,10 +420,10 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
         .patterns
         .iter()
         .enumerate()
-        .map(|(i, pat)| match plan(&pat.source).linear(Dialect::Rust) {
+        .map(|(i, pat)| match rust_linear(&pat.source) {
             Some(t) => make_static(
                 i.to_string(),
-                vec![raw_literal(t), raw_literal(&pat.source)],
+                vec![raw_literal(&t), raw_literal(&pat.source)],
                 "P",
                 "linear",
             ),
@@ -423,6 +441,17 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
             nodes,
         },
     )
+}
+
+/// The pattern for the `regex` crate: the linear engine's translation, also for a pattern the
+/// ECMA-262 engine would run in linear time (see [`rust_translation`]); `None` for a pattern
+/// that keeps the backtracking engine.
+fn rust_linear(source: &str) -> Option<String> {
+    match plan(source) {
+        Plan::Linear { rust, .. } => Some(rust),
+        Plan::Backtracking => rust_translation(source),
+        Plan::Hazard { .. } => None,
+    }
 }
 
 /// `self as rt, Loc, …`: only the runtime items some validator names, so the module has no
