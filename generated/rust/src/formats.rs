@@ -459,10 +459,27 @@ fn authority(a: &str) -> bool {
 }
 
 /// RFC 3986 URI (`absolute`) or URI reference, over ASCII characters.
+/// The bytes a URI holds as they are: RFC 3986's unreserved and reserved characters, and `%`.
+const URI_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        table[c] = (c as u8).is_ascii_alphanumeric();
+        c += 1;
+    }
+    let other = b"-._~:/?#[]@!$&'()*+,;=%";
+    let mut i = 0;
+    while i < other.len() {
+        table[other[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 fn uri(s: &str, absolute: bool) -> bool {
     let b = s.as_bytes();
     for (i, &c) in b.iter().enumerate() {
-        if !(c.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&c)) {
+        if !URI_BYTES[usize::from(c)] {
             return false;
         }
         if c == b'%'

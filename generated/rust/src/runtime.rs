@@ -1249,14 +1249,27 @@ pub struct Object {
     pub required_rest: &'static [&'static str],
 }
 
+#[inline]
 pub fn object(v: &Value, o: &Object, at: &Loc<'_>, r: &mut Report) -> bool {
     if r.settled {
         return false;
     }
     let Some(m) = v.as_object() else { return true };
     if r.quick {
-        return object_quick(m, o, at, r);
+        object_quick(m, o, at, r)
+    } else {
+        object_all(m, o, at, r)
     }
+}
+
+/// [`object`] collecting every violation, in the order of the separate checks.
+#[inline(never)]
+fn object_all(
+    m: &serde_json::Map<String, Value>,
+    o: &Object,
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
     let mut ok = true;
     let mut seen = 0u64;
     let mut extra = false;
@@ -1304,13 +1317,14 @@ pub fn object(v: &Value, o: &Object, at: &Loc<'_>, r: &mut Report) -> bool {
         ok &= unexpected(names.collect(), at, r);
     }
     if !has_required(m, o, seen) {
-        ok &= required(v, o.required, at, r);
+        ok &= missing(m, o.required, at, r);
     }
     ok
 }
 
 /// [`object`] when only the verdict counts: members in the map's order, stopping at the first
 /// violation.
+#[inline(never)]
 fn object_quick(
     m: &serde_json::Map<String, Value>,
     o: &Object,
@@ -1341,6 +1355,16 @@ fn has_required(m: &serde_json::Map<String, Value>, o: &Object, seen: u64) -> bo
 
 pub fn required(v: &Value, names: &[&str], at: &Loc<'_>, r: &mut Report) -> bool {
     let Some(o) = v.as_object() else { return true };
+    missing(o, names, at, r)
+}
+
+/// One `required` violation per name of `names` that `o` lacks.
+fn missing(
+    o: &serde_json::Map<String, Value>,
+    names: &[&str],
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
     let mut ok = true;
     for name in names {
         if !o.contains_key(*name) {

@@ -265,6 +265,24 @@ impl<'a> VBuilder<'a> {
         self.ir.program.nodes[n].is_trivial()
     }
 
+    /// The Python type whose exact instances node `n` accepts without looking further (its
+    /// one check is that type): a property table lets such a value through without calling
+    /// the node. `None` (which no value's type is) for every other node.
+    fn exact_type(&self, n: NodeId) -> &'static str {
+        match self.ir.program.nodes[n].checks.as_slice() {
+            [Check::Type(ts)] => match ts.as_slice() {
+                [JsonType::String] => "str",
+                [JsonType::Boolean] => "bool",
+                // Not `int`: an integer beyond the double range is no JSON integer (it reads
+                // as infinity in JavaScript).
+                [JsonType::Object] => "dict",
+                [JsonType::Array] => "list",
+                _ => "None",
+            },
+            _ => "None",
+        }
+    }
+
     fn constant(
         &mut self,
         prefix: &str,
@@ -503,6 +521,7 @@ impl<'a> VBuilder<'a> {
                                 lit::string(name),
                                 lit::string(&format!("/{}", escape_token(name))),
                                 format!("_n{node}"),
+                                self.exact_type(*node).to_string(),
                             ];
                             lit::seq(&items, "(", ")", 4, 0, 1)
                         })

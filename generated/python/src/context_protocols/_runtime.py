@@ -995,10 +995,21 @@ def is_time(s: str) -> bool:
     return True
 
 
+#: ``date-time`` with every field in its range, so that only a 29th, 30th or 31st day and a
+#: leap second need the checks of ``is_date`` and ``is_time``.
+_DATE_TIME = re.compile(
+    r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt]"
+    r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\.[0-9]+)?"
+    r"(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])\Z"
+)
+
+
 def is_date_time(s: str) -> bool:
     """RFC 3339 ``date-time``: ``T`` or ``t`` between date and time, offset required."""
-    if len(s) < 11 or s[10] not in "Tt":
+    if _DATE_TIME.match(s) is None:
         return False
+    if s[8:10] <= "28" and s[17:19] != "60":
+        return True
     return is_date(s[:10]) and is_time(s[11:])
 
 

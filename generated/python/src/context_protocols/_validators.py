@@ -282,9 +282,9 @@ def _n0(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T0_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR0_0:
+        for k, t, f, s in _PR0_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -306,9 +306,9 @@ def _n1(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T1_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR1_0:
+        for k, t, f, s in _PR1_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -373,9 +373,9 @@ def _n5(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T5_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR5_0:
+        for k, t, f, s in _PR5_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -436,9 +436,9 @@ def _n8(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T8_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR8_0:
+        for k, t, f, s in _PR8_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -512,9 +512,9 @@ def _n12(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T12_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR12_0:
+        for k, t, f, s in _PR12_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -564,9 +564,9 @@ def _n15(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T15_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR15_0:
+        for k, t, f, s in _PR15_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -588,9 +588,9 @@ def _n16(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T16_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR16_0:
+        for k, t, f, s in _PR16_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -650,9 +650,9 @@ def _n19(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T19_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR19_0:
+        for k, t, f, s in _PR19_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -668,9 +668,9 @@ def _n20(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T20_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR20_0:
+        for k, t, f, s in _PR20_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -752,9 +752,9 @@ def _n24(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T24_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR24_0:
+        for k, t, f, s in _PR24_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -899,9 +899,9 @@ def _n33(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T33_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR33_0:
+        for k, t, f, s in _PR33_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -987,9 +987,9 @@ def _n38(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T38_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR38_0:
+        for k, t, f, s in _PR38_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1011,9 +1011,9 @@ def _n39(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T39_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR39_0:
+        for k, t, f, s in _PR39_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1035,9 +1035,9 @@ def _n40(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T40_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR40_0:
+        for k, t, f, s in _PR40_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1059,9 +1059,9 @@ def _n41(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T41_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR41_0:
+        for k, t, f, s in _PR41_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1083,9 +1083,9 @@ def _n42(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T42_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR42_0:
+        for k, t, f, s in _PR42_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1107,9 +1107,9 @@ def _n43(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T43_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR43_0:
+        for k, t, f, s in _PR43_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1148,9 +1148,9 @@ def _n45(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T45_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR45_0:
+        for k, t, f, s in _PR45_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1188,9 +1188,9 @@ def _n47(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T47_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR47_0:
+        for k, t, f, s in _PR47_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1212,9 +1212,9 @@ def _n48(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T48_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR48_0:
+        for k, t, f, s in _PR48_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1298,9 +1298,9 @@ def _n53(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T53_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR53_0:
+        for k, t, f, s in _PR53_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1322,9 +1322,9 @@ def _n54(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T54_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR54_0:
+        for k, t, f, s in _PR54_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1406,9 +1406,9 @@ def _n59(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T59_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR59_0:
+        for k, t, f, s in _PR59_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1478,9 +1478,9 @@ def _n63(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T63_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR63_0:
+        for k, t, f, s in _PR63_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1496,9 +1496,9 @@ def _n64(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T64_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR64_0:
+        for k, t, f, s in _PR64_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1520,9 +1520,9 @@ def _n65(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T65_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR65_0:
+        for k, t, f, s in _PR65_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1544,9 +1544,9 @@ def _n66(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T66_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR66_0:
+        for k, t, f, s in _PR66_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1623,9 +1623,9 @@ def _n70(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T70_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR70_0:
+        for k, t, f, s in _PR70_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1775,9 +1775,9 @@ def _n79(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T79_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR79_0:
+        for k, t, f, s in _PR79_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1804,9 +1804,9 @@ def _n80(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T80_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR80_0:
+        for k, t, f, s in _PR80_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1833,9 +1833,9 @@ def _n81(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T81_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR81_0:
+        for k, t, f, s in _PR81_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1902,9 +1902,9 @@ def _n82(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR82_0:
+        for k, t, f, s in _PR82_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1936,9 +1936,9 @@ def _n84(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/0/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR84_0:
+        for k, t, f, s in _PR84_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -1966,9 +1966,9 @@ def _n86(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR86_0:
+        for k, t, f, s in _PR86_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2000,9 +2000,9 @@ def _n89(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR89_0:
+        for k, t, f, s in _PR89_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2030,9 +2030,9 @@ def _n91(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/1/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR91_0:
+        for k, t, f, s in _PR91_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2053,9 +2053,9 @@ def _n93(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR93_0:
+        for k, t, f, s in _PR93_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2083,9 +2083,9 @@ def _n95(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/2/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR95_0:
+        for k, t, f, s in _PR95_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2106,9 +2106,9 @@ def _n97(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/3/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR97_0:
+        for k, t, f, s in _PR97_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2146,9 +2146,9 @@ def _n100(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR100_0:
+        for k, t, f, s in _PR100_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2176,9 +2176,9 @@ def _n102(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/4/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR102_0:
+        for k, t, f, s in _PR102_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2199,9 +2199,9 @@ def _n104(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR104_0:
+        for k, t, f, s in _PR104_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2229,9 +2229,9 @@ def _n106(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/5/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR106_0:
+        for k, t, f, s in _PR106_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2252,9 +2252,9 @@ def _n108(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR108_0:
+        for k, t, f, s in _PR108_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2282,9 +2282,9 @@ def _n110(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/6/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR110_0:
+        for k, t, f, s in _PR110_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2305,9 +2305,9 @@ def _n112(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR112_0:
+        for k, t, f, s in _PR112_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2335,9 +2335,9 @@ def _n114(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/7/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR114_0:
+        for k, t, f, s in _PR114_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2358,9 +2358,9 @@ def _n116(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR116_0:
+        for k, t, f, s in _PR116_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2388,9 +2388,9 @@ def _n118(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/8/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR118_0:
+        for k, t, f, s in _PR118_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2411,9 +2411,9 @@ def _n120(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR120_0:
+        for k, t, f, s in _PR120_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2441,9 +2441,9 @@ def _n122(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/AttendeeNextAction/allOf/9/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR122_0:
+        for k, t, f, s in _PR122_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2523,9 +2523,9 @@ def _n127(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T127_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR127_0:
+        for k, t, f, s in _PR127_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2569,9 +2569,9 @@ def _n129(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T129_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR129_0:
+        for k, t, f, s in _PR129_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2622,9 +2622,9 @@ def _n130(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR130_0:
+        for k, t, f, s in _PR130_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2656,9 +2656,9 @@ def _n132(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/0/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR132_0:
+        for k, t, f, s in _PR132_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2686,9 +2686,9 @@ def _n134(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/0/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR134_0:
+        for k, t, f, s in _PR134_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2709,9 +2709,9 @@ def _n136(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/1/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR136_0:
+        for k, t, f, s in _PR136_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2739,9 +2739,9 @@ def _n138(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/1/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR138_0:
+        for k, t, f, s in _PR138_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2762,9 +2762,9 @@ def _n140(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/2/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR140_0:
+        for k, t, f, s in _PR140_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2792,9 +2792,9 @@ def _n142(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/2/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR142_0:
+        for k, t, f, s in _PR142_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2815,9 +2815,9 @@ def _n144(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/3/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR144_0:
+        for k, t, f, s in _PR144_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2845,9 +2845,9 @@ def _n146(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/3/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR146_0:
+        for k, t, f, s in _PR146_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2868,9 +2868,9 @@ def _n148(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/4/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR148_0:
+        for k, t, f, s in _PR148_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2898,9 +2898,9 @@ def _n150(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/4/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR150_0:
+        for k, t, f, s in _PR150_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2921,9 +2921,9 @@ def _n152(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/5/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR152_0:
+        for k, t, f, s in _PR152_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2951,9 +2951,9 @@ def _n154(v: Any, p: str, out: list[Violation] | None) -> bool:
     # scheduling-context.json#/$defs/EventNextAction/allOf/5/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR154_0:
+        for k, t, f, s in _PR154_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -2969,9 +2969,9 @@ def _n155(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T155_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR155_0:
+        for k, t, f, s in _PR155_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3010,9 +3010,9 @@ def _n157(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T157_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR157_0:
+        for k, t, f, s in _PR157_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3034,9 +3034,9 @@ def _n158(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T158_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR158_0:
+        for k, t, f, s in _PR158_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3058,9 +3058,9 @@ def _n159(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T159_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR159_0:
+        for k, t, f, s in _PR159_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3104,9 +3104,9 @@ def _n162(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T162_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR162_0:
+        for k, t, f, s in _PR162_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3188,9 +3188,9 @@ def _n167(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T167_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR167_0:
+        for k, t, f, s in _PR167_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3212,9 +3212,9 @@ def _n168(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T168_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR168_0:
+        for k, t, f, s in _PR168_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3269,9 +3269,9 @@ def _n171(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T171_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR171_0:
+        for k, t, f, s in _PR171_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3293,9 +3293,9 @@ def _n172(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T172_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR172_0:
+        for k, t, f, s in _PR172_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3345,9 +3345,9 @@ def _n174(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR174_0:
+        for k, t, f, s in _PR174_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3438,9 +3438,9 @@ def _n180(v: Any, p: str, out: list[Violation] | None) -> bool:
     # session-context.json#/$defs/AgentRef/allOf/0/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR180_0:
+        for k, t, f, s in _PR180_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3468,9 +3468,9 @@ def _n182(v: Any, p: str, out: list[Violation] | None) -> bool:
     # session-context.json#/$defs/AgentRef/allOf/0/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR182_0:
+        for k, t, f, s in _PR182_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3502,9 +3502,9 @@ def _n185(v: Any, p: str, out: list[Violation] | None) -> bool:
     # session-context.json#/$defs/AgentRef/allOf/1/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR185_0:
+        for k, t, f, s in _PR185_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3532,9 +3532,9 @@ def _n187(v: Any, p: str, out: list[Violation] | None) -> bool:
     # session-context.json#/$defs/AgentRef/allOf/1/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR187_0:
+        for k, t, f, s in _PR187_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3566,9 +3566,9 @@ def _n190(v: Any, p: str, out: list[Violation] | None) -> bool:
     # session-context.json#/$defs/AgentRef/allOf/2/if
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR190_0:
+        for k, t, f, s in _PR190_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3596,9 +3596,9 @@ def _n192(v: Any, p: str, out: list[Violation] | None) -> bool:
     # session-context.json#/$defs/AgentRef/allOf/2/then
     ok = True
     if isinstance(v, dict):
-        for k, t, f in _PR192_0:
+        for k, t, f, s in _PR192_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3625,9 +3625,9 @@ def _n194(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T194_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR194_0:
+        for k, t, f, s in _PR194_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3666,9 +3666,9 @@ def _n196(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T196_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR196_0:
+        for k, t, f, s in _PR196_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3723,9 +3723,9 @@ def _n199(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T199_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR199_0:
+        for k, t, f, s in _PR199_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3780,9 +3780,9 @@ def _n202(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T202_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR202_0:
+        for k, t, f, s in _PR202_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3820,9 +3820,9 @@ def _n204(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T204_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR204_0:
+        for k, t, f, s in _PR204_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3844,9 +3844,9 @@ def _n205(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T205_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR205_0:
+        for k, t, f, s in _PR205_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3879,9 +3879,9 @@ def _n207(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T207_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR207_0:
+        for k, t, f, s in _PR207_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3935,9 +3935,9 @@ def _n210(v: Any, p: str, out: list[Violation] | None) -> bool:
         out.append(_fail(p, "type", _T210_0))
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR210_0:
+        for k, t, f, s in _PR210_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -3980,9 +3980,9 @@ def _n212(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR212_0:
+        for k, t, f, s in _PR212_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4003,9 +4003,9 @@ def _n213(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR213_0:
+        for k, t, f, s in _PR213_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4026,9 +4026,9 @@ def _n214(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR214_0:
+        for k, t, f, s in _PR214_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4049,9 +4049,9 @@ def _n215(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR215_0:
+        for k, t, f, s in _PR215_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4072,9 +4072,9 @@ def _n216(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR216_0:
+        for k, t, f, s in _PR216_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4095,9 +4095,9 @@ def _n217(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR217_0:
+        for k, t, f, s in _PR217_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4118,9 +4118,9 @@ def _n218(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR218_0:
+        for k, t, f, s in _PR218_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4141,9 +4141,9 @@ def _n219(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR219_0:
+        for k, t, f, s in _PR219_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4164,9 +4164,9 @@ def _n220(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR220_0:
+        for k, t, f, s in _PR220_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4187,9 +4187,9 @@ def _n221(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR221_0:
+        for k, t, f, s in _PR221_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4210,9 +4210,9 @@ def _n222(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR222_0:
+        for k, t, f, s in _PR222_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4233,9 +4233,9 @@ def _n223(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR223_0:
+        for k, t, f, s in _PR223_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4267,9 +4267,9 @@ def _n225(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR225_0:
+        for k, t, f, s in _PR225_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4290,9 +4290,9 @@ def _n226(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR226_0:
+        for k, t, f, s in _PR226_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4313,9 +4313,9 @@ def _n227(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR227_0:
+        for k, t, f, s in _PR227_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4347,9 +4347,9 @@ def _n229(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR229_0:
+        for k, t, f, s in _PR229_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4370,9 +4370,9 @@ def _n230(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR230_0:
+        for k, t, f, s in _PR230_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4393,9 +4393,9 @@ def _n231(v: Any, p: str, out: list[Violation] | None) -> bool:
             return False
         ok = False
     if isinstance(v, dict):
-        for k, t, f in _PR231_0:
+        for k, t, f, s in _PR231_0:
             x = v.get(k, _MISSING)
-            if x is not _MISSING and not f(x, p + t, out):
+            if x is not _MISSING and type(x) is not s and not f(x, p + t, out):
                 if out is None:
                     return False
                 ok = False
@@ -4408,18 +4408,18 @@ def _n231(v: Any, p: str, out: list[Violation] | None) -> bool:
     return ok
 
 
-_PR0_0 = (("contextReport", "/contextReport", _n1),)
+_PR0_0 = (("contextReport", "/contextReport", _n1, None),)
 _RQ0_0 = ("contextReport",)
 _PR1_0 = (
-    ("agentId", "/agentId", _n2),
-    ("reportTimestamp", "/reportTimestamp", _n3),
-    ("modelContextSize", "/modelContextSize", _n4),
-    ("contextWindow", "/contextWindow", _n5),
-    ("loadedProjects", "/loadedProjects", _n7),
-    ("loadedTasks", "/loadedTasks", _n11),
-    ("loadedDocuments", "/loadedDocuments", _n14),
-    ("capabilities", "/capabilities", _n16),
-    ("memoryState", "/memoryState", _n19),
+    ("agentId", "/agentId", _n2, str),
+    ("reportTimestamp", "/reportTimestamp", _n3, None),
+    ("modelContextSize", "/modelContextSize", _n4, None),
+    ("contextWindow", "/contextWindow", _n5, None),
+    ("loadedProjects", "/loadedProjects", _n7, None),
+    ("loadedTasks", "/loadedTasks", _n11, None),
+    ("loadedDocuments", "/loadedDocuments", _n14, None),
+    ("capabilities", "/capabilities", _n16, None),
+    ("memoryState", "/memoryState", _n19, None),
 )
 _RQ1_0 = (
     "agentId",
@@ -4430,121 +4430,121 @@ _RQ1_0 = (
     "capabilities",
 )
 _PR5_0 = (
-    ("totalTokens", "/totalTokens", _n4),
-    ("percentFull", "/percentFull", _n6),
-    ("availableTokens", "/availableTokens", _n4),
+    ("totalTokens", "/totalTokens", _n4, None),
+    ("percentFull", "/percentFull", _n6, None),
+    ("availableTokens", "/availableTokens", _n4, None),
 )
 _RQ5_0 = ("totalTokens", "availableTokens")
 _PR8_0 = (
-    ("projectId", "/projectId", _n2),
-    ("projectName", "/projectName", _n2),
-    ("loadedAt", "/loadedAt", _n3),
-    ("filesLoaded", "/filesLoaded", _n4),
-    ("categories", "/categories", _n9),
-    ("sizeInTokens", "/sizeInTokens", _n4),
-    ("freshness", "/freshness", _n10),
+    ("projectId", "/projectId", _n2, str),
+    ("projectName", "/projectName", _n2, str),
+    ("loadedAt", "/loadedAt", _n3, None),
+    ("filesLoaded", "/filesLoaded", _n4, None),
+    ("categories", "/categories", _n9, None),
+    ("sizeInTokens", "/sizeInTokens", _n4, None),
+    ("freshness", "/freshness", _n10, None),
 )
 _RQ8_0 = ("projectId", "filesLoaded", "sizeInTokens")
 _PR12_0 = (
-    ("taskId", "/taskId", _n2),
-    ("taskName", "/taskName", _n2),
-    ("contextLoaded", "/contextLoaded", _n13),
-    ("relevantFiles", "/relevantFiles", _n4),
-    ("tokensUsed", "/tokensUsed", _n4),
+    ("taskId", "/taskId", _n2, str),
+    ("taskName", "/taskName", _n2, str),
+    ("contextLoaded", "/contextLoaded", _n13, bool),
+    ("relevantFiles", "/relevantFiles", _n4, None),
+    ("tokensUsed", "/tokensUsed", _n4, None),
 )
 _RQ12_0 = ("taskId", "relevantFiles")
 _PR15_0 = (
-    ("type", "/type", _n2),
-    ("path", "/path", _n2),
-    ("sizeInTokens", "/sizeInTokens", _n4),
-    ("loadedAt", "/loadedAt", _n3),
+    ("type", "/type", _n2, str),
+    ("path", "/path", _n2, str),
+    ("sizeInTokens", "/sizeInTokens", _n4, None),
+    ("loadedAt", "/loadedAt", _n3, None),
 )
 _RQ15_0 = ("type", "path")
 _PR16_0 = (
-    ("canStartImmediately", "/canStartImmediately", _n17),
-    ("needsContextLoad", "/needsContextLoad", _n17),
-    ("estimatedLoadTime", "/estimatedLoadTime", _n18),
+    ("canStartImmediately", "/canStartImmediately", _n17, None),
+    ("needsContextLoad", "/needsContextLoad", _n17, None),
+    ("estimatedLoadTime", "/estimatedLoadTime", _n18, None),
 )
 _RQ16_0 = ("canStartImmediately", "needsContextLoad")
 _PR19_0 = (
-    ("conversationLength", "/conversationLength", _n4),
-    ("oldestMessage", "/oldestMessage", _n3),
-    ("systemPromptTokens", "/systemPromptTokens", _n4),
-    ("conversationTokens", "/conversationTokens", _n4),
-    ("remainingForWork", "/remainingForWork", _n4),
+    ("conversationLength", "/conversationLength", _n4, None),
+    ("oldestMessage", "/oldestMessage", _n3, None),
+    ("systemPromptTokens", "/systemPromptTokens", _n4, None),
+    ("conversationTokens", "/conversationTokens", _n4, None),
+    ("remainingForWork", "/remainingForWork", _n4, None),
 )
 _PR20_0 = (
-    ("agentId", "/agentId", _n2),
-    ("contextWindow", "/contextWindow", _n5),
-    ("loadedProjects", "/loadedProjects", _n7),
-    ("loadedTasks", "/loadedTasks", _n11),
-    ("capabilities", "/capabilities", _n16),
+    ("agentId", "/agentId", _n2, str),
+    ("contextWindow", "/contextWindow", _n5, None),
+    ("loadedProjects", "/loadedProjects", _n7, None),
+    ("loadedTasks", "/loadedTasks", _n11, None),
+    ("capabilities", "/capabilities", _n16, None),
 )
 _RQ20_0 = ("agentId", "contextWindow", "loadedProjects", "loadedTasks", "capabilities")
 _PR24_0 = (
-    ("id", "/id", _n2),
-    ("context", "/context", _n23),
-    ("correlation_id", "/correlation_id", _n2),
-    ("kind", "/kind", _n2),
-    ("payload", "/payload", _n25),
+    ("id", "/id", _n2, str),
+    ("context", "/context", _n23, None),
+    ("correlation_id", "/correlation_id", _n2, str),
+    ("kind", "/kind", _n2, str),
+    ("payload", "/payload", _n25, dict),
 )
 _RQ24_0 = ("kind", "payload")
 _PR33_0 = (
-    ("methods", "/methods", _n32),
-    ("results", "/results", _n32),
-    ("discussion", "/discussion", _n32),
+    ("methods", "/methods", _n32, None),
+    ("results", "/results", _n32, None),
+    ("discussion", "/discussion", _n32, None),
 )
 _RQ33_0 = ("methods", "results", "discussion")
 _PR38_0 = (
-    ("heading_style", "/heading_style", _n34),
-    ("figure_prefix", "/figure_prefix", _n35),
-    ("table_prefix", "/table_prefix", _n36),
-    ("equation_numbering", "/equation_numbering", _n37),
+    ("heading_style", "/heading_style", _n34, None),
+    ("figure_prefix", "/figure_prefix", _n35, None),
+    ("table_prefix", "/table_prefix", _n36, None),
+    ("equation_numbering", "/equation_numbering", _n37, None),
 )
 _RQ38_0 = ("heading_style", "figure_prefix", "table_prefix", "equation_numbering")
 _PR39_0 = (
-    ("citation_style", "/citation_style", _n30),
-    ("methodology_type", "/methodology_type", _n31),
-    ("tense_rules", "/tense_rules", _n33),
-    ("formatting", "/formatting", _n38),
-    ("evidence_standards", "/evidence_standards", _n25),
+    ("citation_style", "/citation_style", _n30, None),
+    ("methodology_type", "/methodology_type", _n31, None),
+    ("tense_rules", "/tense_rules", _n33, None),
+    ("formatting", "/formatting", _n38, None),
+    ("evidence_standards", "/evidence_standards", _n25, dict),
 )
 _RQ39_0 = ("citation_style", "methodology_type")
 _PR40_0 = (
-    ("citation_style", "/citation_style", _n30),
-    ("methodology_type", "/methodology_type", _n31),
-    ("tense_rules", "/tense_rules", _n33),
-    ("formatting", "/formatting", _n38),
+    ("citation_style", "/citation_style", _n30, None),
+    ("methodology_type", "/methodology_type", _n31, None),
+    ("tense_rules", "/tense_rules", _n33, None),
+    ("formatting", "/formatting", _n38, None),
 )
 _RQ40_0 = ("citation_style", "methodology_type", "tense_rules", "formatting")
 _PR41_0 = (
-    ("citation_style", "/citation_style", _n30),
-    ("methodology_type", "/methodology_type", _n31),
-    ("tense_for_section", "/tense_for_section", _n32),
+    ("citation_style", "/citation_style", _n30, None),
+    ("methodology_type", "/methodology_type", _n31, None),
+    ("tense_for_section", "/tense_for_section", _n32, None),
 )
 _RQ41_0 = ("citation_style", "methodology_type", "tense_for_section")
 _PR42_0 = (
-    ("term", "/term", _n2),
-    ("definition", "/definition", _n2),
-    ("abbreviation", "/abbreviation", _n2),
-    ("first_use_chapter", "/first_use_chapter", _n2),
+    ("term", "/term", _n2, str),
+    ("definition", "/definition", _n2, str),
+    ("abbreviation", "/abbreviation", _n2, str),
+    ("first_use_chapter", "/first_use_chapter", _n2, str),
 )
 _RQ42_0 = ("term", "definition")
 _PR43_0 = (
-    ("chapter_id", "/chapter_id", _n2),
-    ("chapter_title", "/chapter_title", _n2),
-    ("chapter_type", "/chapter_type", _n27),
-    ("word_budget", "/word_budget", _n4),
-    ("sections", "/sections", _n44),
+    ("chapter_id", "/chapter_id", _n2, str),
+    ("chapter_title", "/chapter_title", _n2, str),
+    ("chapter_type", "/chapter_type", _n27, None),
+    ("word_budget", "/word_budget", _n4, None),
+    ("sections", "/sections", _n44, None),
 )
 _RQ43_0 = ("chapter_id", "chapter_title", "chapter_type", "word_budget", "sections")
 _PR45_0 = (
-    ("chapter_id", "/chapter_id", _n2),
-    ("status", "/status", _n28),
-    ("summary", "/summary", _n46),
-    ("key_claims", "/key_claims", _n44),
-    ("defined_terms", "/defined_terms", _n44),
-    ("cross_references", "/cross_references", _n44),
+    ("chapter_id", "/chapter_id", _n2, str),
+    ("status", "/status", _n28, None),
+    ("summary", "/summary", _n46, None),
+    ("key_claims", "/key_claims", _n44, None),
+    ("defined_terms", "/defined_terms", _n44, None),
+    ("cross_references", "/cross_references", _n44, None),
 )
 _RQ45_0 = (
     "chapter_id",
@@ -4554,26 +4554,26 @@ _RQ45_0 = (
     "defined_terms",
     "cross_references",
 )
-_PR47_0 = (("total", "/total", _n4), ("per_chapter", "/per_chapter", _n9))
+_PR47_0 = (("total", "/total", _n4, None), ("per_chapter", "/per_chapter", _n9, None))
 _RQ47_0 = ("total", "per_chapter")
 _PR48_0 = (
-    ("project_id", "/project_id", _n2),
-    ("title", "/title", _n2),
-    ("document_type", "/document_type", _n26),
-    ("research_questions", "/research_questions", _n44),
-    ("contributions", "/contributions", _n44),
-    ("hypothesis", "/hypothesis", _n2),
-    ("terminology_glossary", "/terminology_glossary", _n49),
-    ("style_guide", "/style_guide", _n39),
-    ("chapter_structure", "/chapter_structure", _n50),
-    ("chapter_summaries", "/chapter_summaries", _n51),
-    ("bibliography_keys", "/bibliography_keys", _n44),
-    ("required_citations", "/required_citations", _n44),
-    ("word_budget", "/word_budget", _n47),
-    ("venue", "/venue", _n52),
-    ("submission_deadline", "/submission_deadline", _n22),
-    ("created", "/created", _n3),
-    ("last_updated", "/last_updated", _n3),
+    ("project_id", "/project_id", _n2, str),
+    ("title", "/title", _n2, str),
+    ("document_type", "/document_type", _n26, None),
+    ("research_questions", "/research_questions", _n44, None),
+    ("contributions", "/contributions", _n44, None),
+    ("hypothesis", "/hypothesis", _n2, str),
+    ("terminology_glossary", "/terminology_glossary", _n49, None),
+    ("style_guide", "/style_guide", _n39, None),
+    ("chapter_structure", "/chapter_structure", _n50, None),
+    ("chapter_summaries", "/chapter_summaries", _n51, None),
+    ("bibliography_keys", "/bibliography_keys", _n44, None),
+    ("required_citations", "/required_citations", _n44, None),
+    ("word_budget", "/word_budget", _n47, None),
+    ("venue", "/venue", _n52, None),
+    ("submission_deadline", "/submission_deadline", _n22, None),
+    ("created", "/created", _n3, None),
+    ("last_updated", "/last_updated", _n3, None),
 )
 _RQ48_0 = (
     "project_id",
@@ -4585,12 +4585,12 @@ _RQ48_0 = (
     "chapter_structure",
 )
 _PR53_0 = (
-    ("section_id", "/section_id", _n2),
-    ("section_title", "/section_title", _n2),
-    ("word_budget", "/word_budget", _n4),
-    ("dependencies", "/dependencies", _n44),
-    ("writer_type", "/writer_type", _n2),
-    ("status", "/status", _n29),
+    ("section_id", "/section_id", _n2, str),
+    ("section_title", "/section_title", _n2, str),
+    ("word_budget", "/word_budget", _n4, None),
+    ("dependencies", "/dependencies", _n44, None),
+    ("writer_type", "/writer_type", _n2, str),
+    ("status", "/status", _n29, None),
 )
 _RQ53_0 = (
     "section_id",
@@ -4601,25 +4601,25 @@ _RQ53_0 = (
     "status",
 )
 _PR54_0 = (
-    ("parent_summary", "/parent_summary", _n55),
-    ("project_id", "/project_id", _n2),
-    ("document_title", "/document_title", _n2),
-    ("chapter_number", "/chapter_number", _n56),
-    ("chapter_id", "/chapter_id", _n2),
-    ("chapter_title", "/chapter_title", _n2),
-    ("chapter_type", "/chapter_type", _n27),
-    ("chapter_objectives", "/chapter_objectives", _n44),
-    ("research_questions_addressed", "/research_questions_addressed", _n44),
-    ("contributions_supported", "/contributions_supported", _n44),
-    ("section_assignments", "/section_assignments", _n57),
-    ("preceding_chapter_summary", "/preceding_chapter_summary", _n2),
-    ("following_chapter_preview", "/following_chapter_preview", _n2),
-    ("terminology_subset", "/terminology_subset", _n49),
-    ("style_guide", "/style_guide", _n40),
-    ("chapter_citations", "/chapter_citations", _n44),
-    ("required_citations", "/required_citations", _n44),
-    ("word_budget", "/word_budget", _n4),
-    ("remaining_budget", "/remaining_budget", _n58),
+    ("parent_summary", "/parent_summary", _n55, None),
+    ("project_id", "/project_id", _n2, str),
+    ("document_title", "/document_title", _n2, str),
+    ("chapter_number", "/chapter_number", _n56, None),
+    ("chapter_id", "/chapter_id", _n2, str),
+    ("chapter_title", "/chapter_title", _n2, str),
+    ("chapter_type", "/chapter_type", _n27, None),
+    ("chapter_objectives", "/chapter_objectives", _n44, None),
+    ("research_questions_addressed", "/research_questions_addressed", _n44, None),
+    ("contributions_supported", "/contributions_supported", _n44, None),
+    ("section_assignments", "/section_assignments", _n57, None),
+    ("preceding_chapter_summary", "/preceding_chapter_summary", _n2, str),
+    ("following_chapter_preview", "/following_chapter_preview", _n2, str),
+    ("terminology_subset", "/terminology_subset", _n49, None),
+    ("style_guide", "/style_guide", _n40, None),
+    ("chapter_citations", "/chapter_citations", _n44, None),
+    ("required_citations", "/required_citations", _n44, None),
+    ("word_budget", "/word_budget", _n4, None),
+    ("remaining_budget", "/remaining_budget", _n58, None),
 )
 _RQ54_0 = (
     "parent_summary",
@@ -4641,25 +4641,25 @@ _RQ54_0 = (
     "remaining_budget",
 )
 _PR59_0 = (
-    ("chapter_summary", "/chapter_summary", _n60),
-    ("project_id", "/project_id", _n2),
-    ("chapter_id", "/chapter_id", _n2),
-    ("chapter_title", "/chapter_title", _n2),
-    ("section_id", "/section_id", _n2),
-    ("section_title", "/section_title", _n2),
-    ("section_number", "/section_number", _n2),
-    ("section_objectives", "/section_objectives", _n44),
-    ("key_points", "/key_points", _n44),
-    ("preceding_section_summary", "/preceding_section_summary", _n2),
-    ("following_section_preview", "/following_section_preview", _n2),
-    ("relevant_research_files", "/relevant_research_files", _n44),
-    ("relevant_notes", "/relevant_notes", _n44),
-    ("required_citations", "/required_citations", _n44),
-    ("available_citations", "/available_citations", _n44),
-    ("terminology_to_use", "/terminology_to_use", _n44),
-    ("terms_to_define", "/terms_to_define", _n44),
-    ("style_guide", "/style_guide", _n41),
-    ("word_budget", "/word_budget", _n4),
+    ("chapter_summary", "/chapter_summary", _n60, None),
+    ("project_id", "/project_id", _n2, str),
+    ("chapter_id", "/chapter_id", _n2, str),
+    ("chapter_title", "/chapter_title", _n2, str),
+    ("section_id", "/section_id", _n2, str),
+    ("section_title", "/section_title", _n2, str),
+    ("section_number", "/section_number", _n2, str),
+    ("section_objectives", "/section_objectives", _n44, None),
+    ("key_points", "/key_points", _n44, None),
+    ("preceding_section_summary", "/preceding_section_summary", _n2, str),
+    ("following_section_preview", "/following_section_preview", _n2, str),
+    ("relevant_research_files", "/relevant_research_files", _n44, None),
+    ("relevant_notes", "/relevant_notes", _n44, None),
+    ("required_citations", "/required_citations", _n44, None),
+    ("available_citations", "/available_citations", _n44, None),
+    ("terminology_to_use", "/terminology_to_use", _n44, None),
+    ("terms_to_define", "/terms_to_define", _n44, None),
+    ("style_guide", "/style_guide", _n41, None),
+    ("word_budget", "/word_budget", _n4, None),
 )
 _RQ59_0 = (
     "chapter_summary",
@@ -4681,20 +4681,20 @@ _RQ59_0 = (
     "word_budget",
 )
 _PR63_0 = (
-    ("consistency", "/consistency", _n21),
-    ("cross_references", "/cross_references", _n21),
-    ("argument_quality", "/argument_quality", _n21),
-    ("citation_accuracy", "/citation_accuracy", _n21),
-    ("formatting", "/formatting", _n21),
+    ("consistency", "/consistency", _n21, None),
+    ("cross_references", "/cross_references", _n21, None),
+    ("argument_quality", "/argument_quality", _n21, None),
+    ("citation_accuracy", "/citation_accuracy", _n21, None),
+    ("formatting", "/formatting", _n21, None),
 )
 _PR64_0 = (
-    ("issue_id", "/issue_id", _n2),
-    ("severity", "/severity", _n62),
-    ("category", "/category", _n2),
-    ("location", "/location", _n2),
-    ("description", "/description", _n2),
-    ("recommendation", "/recommendation", _n2),
-    ("auto_fixable", "/auto_fixable", _n13),
+    ("issue_id", "/issue_id", _n2, str),
+    ("severity", "/severity", _n62, None),
+    ("category", "/category", _n2, str),
+    ("location", "/location", _n2, str),
+    ("description", "/description", _n2, str),
+    ("recommendation", "/recommendation", _n2, str),
+    ("auto_fixable", "/auto_fixable", _n13, bool),
 )
 _RQ64_0 = (
     "issue_id",
@@ -4706,28 +4706,28 @@ _RQ64_0 = (
     "auto_fixable",
 )
 _PR65_0 = (
-    ("thesis_context", "/thesis_context", _n13),
-    ("chapter_context", "/chapter_context", _n13),
-    ("section_context", "/section_context", _n13),
+    ("thesis_context", "/thesis_context", _n13, bool),
+    ("chapter_context", "/chapter_context", _n13, bool),
+    ("section_context", "/section_context", _n13, bool),
 )
 _RQ65_0 = ("thesis_context", "chapter_context", "section_context")
 _PR66_0 = (
-    ("report_id", "/report_id", _n2),
-    ("agent_id", "/agent_id", _n2),
-    ("target_file", "/target_file", _n2),
-    ("target_type", "/target_type", _n61),
-    ("timestamp", "/timestamp", _n3),
-    ("duration_ms", "/duration_ms", _n4),
-    ("passed", "/passed", _n13),
-    ("score", "/score", _n21),
-    ("category_scores", "/category_scores", _n63),
-    ("issues", "/issues", _n67),
-    ("summary", "/summary", _n2),
-    ("critical_count", "/critical_count", _n4),
-    ("major_count", "/major_count", _n4),
-    ("minor_count", "/minor_count", _n4),
-    ("suggestion_count", "/suggestion_count", _n4),
-    ("context_used", "/context_used", _n65),
+    ("report_id", "/report_id", _n2, str),
+    ("agent_id", "/agent_id", _n2, str),
+    ("target_file", "/target_file", _n2, str),
+    ("target_type", "/target_type", _n61, None),
+    ("timestamp", "/timestamp", _n3, None),
+    ("duration_ms", "/duration_ms", _n4, None),
+    ("passed", "/passed", _n13, bool),
+    ("score", "/score", _n21, None),
+    ("category_scores", "/category_scores", _n63, None),
+    ("issues", "/issues", _n67, None),
+    ("summary", "/summary", _n2, str),
+    ("critical_count", "/critical_count", _n4, None),
+    ("major_count", "/major_count", _n4, None),
+    ("minor_count", "/minor_count", _n4, None),
+    ("suggestion_count", "/suggestion_count", _n4, None),
+    ("context_used", "/context_used", _n65, None),
 )
 _RQ66_0 = (
     "report_id",
@@ -4747,92 +4747,92 @@ _RQ66_0 = (
     "suggestion_count",
     "context_used",
 )
-_PR70_0 = (("date", "/date", _n22), ("time_range", "/time_range", _n71))
+_PR70_0 = (("date", "/date", _n22, None), ("time_range", "/time_range", _n71, None))
 _RQ70_0 = ("date", "time_range")
 _PR79_0 = (
-    ("attendee_message", "/attendee_message", _n2),
-    ("alternatives_proposed", "/alternatives_proposed", _n44),
+    ("attendee_message", "/attendee_message", _n2, str),
+    ("alternatives_proposed", "/alternatives_proposed", _n44, None),
 )
 _RQ79_0 = ("attendee_message", "alternatives_proposed")
 _PR80_0 = (
-    ("attendee_message", "/attendee_message", _n2),
-    ("unusual_reason", "/unusual_reason", _n2),
+    ("attendee_message", "/attendee_message", _n2, str),
+    ("unusual_reason", "/unusual_reason", _n2, str),
 )
 _RQ80_0 = ("attendee_message", "unusual_reason")
 _PR81_0 = (
-    ("attendee_message", "/attendee_message", _n2),
-    ("uncertainty_reason", "/uncertainty_reason", _n2),
+    ("attendee_message", "/attendee_message", _n2, str),
+    ("uncertainty_reason", "/uncertainty_reason", _n2, str),
 )
 _RQ81_0 = ("attendee_message", "uncertainty_reason")
 _PR82_0 = (
-    ("type", "/type", _n72),
-    ("subtype", "/subtype", _n52),
-    ("metadata", "/metadata", _n25),
+    ("type", "/type", _n72, None),
+    ("subtype", "/subtype", _n52, None),
+    ("metadata", "/metadata", _n25, dict),
 )
 _RQ82_0 = ("type", "subtype", "metadata")
-_PR84_0 = (("type", "/type", _n85),)
+_PR84_0 = (("type", "/type", _n85, None),)
 _RQ84_0 = ("type",)
-_PR86_0 = (("subtype", "/subtype", _n87), ("metadata", "/metadata", _n78))
-_PR89_0 = (("type", "/type", _n90),)
+_PR86_0 = (("subtype", "/subtype", _n87, None), ("metadata", "/metadata", _n78, None))
+_PR89_0 = (("type", "/type", _n90, None),)
 _RQ89_0 = ("type",)
-_PR91_0 = (("subtype", "/subtype", _n73), ("metadata", "/metadata", _n78))
-_PR93_0 = (("type", "/type", _n94),)
+_PR91_0 = (("subtype", "/subtype", _n73, None), ("metadata", "/metadata", _n78, None))
+_PR93_0 = (("type", "/type", _n94, None),)
 _RQ93_0 = ("type",)
-_PR95_0 = (("subtype", "/subtype", _n74), ("metadata", "/metadata", _n78))
-_PR97_0 = (("type", "/type", _n98),)
+_PR95_0 = (("subtype", "/subtype", _n74, None), ("metadata", "/metadata", _n78, None))
+_PR97_0 = (("type", "/type", _n98, None),)
 _RQ97_0 = ("type",)
-_PR100_0 = (("type", "/type", _n101),)
+_PR100_0 = (("type", "/type", _n101, None),)
 _RQ100_0 = ("type",)
-_PR102_0 = (("subtype", "/subtype", _n75), ("metadata", "/metadata", _n78))
-_PR104_0 = (("type", "/type", _n105),)
+_PR102_0 = (("subtype", "/subtype", _n75, None), ("metadata", "/metadata", _n78, None))
+_PR104_0 = (("type", "/type", _n105, None),)
 _RQ104_0 = ("type",)
-_PR106_0 = (("subtype", "/subtype", _n76),)
-_PR108_0 = (("type", "/type", _n105), ("subtype", "/subtype", _n109))
+_PR106_0 = (("subtype", "/subtype", _n76, None),)
+_PR108_0 = (("type", "/type", _n105, None), ("subtype", "/subtype", _n109, None))
 _RQ108_0 = ("type", "subtype")
-_PR110_0 = (("metadata", "/metadata", _n79),)
-_PR112_0 = (("type", "/type", _n105), ("subtype", "/subtype", _n113))
+_PR110_0 = (("metadata", "/metadata", _n79, None),)
+_PR112_0 = (("type", "/type", _n105, None), ("subtype", "/subtype", _n113, None))
 _RQ112_0 = ("type", "subtype")
-_PR114_0 = (("metadata", "/metadata", _n80),)
-_PR116_0 = (("type", "/type", _n105), ("subtype", "/subtype", _n117))
+_PR114_0 = (("metadata", "/metadata", _n80, None),)
+_PR116_0 = (("type", "/type", _n105, None), ("subtype", "/subtype", _n117, None))
 _RQ116_0 = ("type", "subtype")
-_PR118_0 = (("metadata", "/metadata", _n81),)
-_PR120_0 = (("type", "/type", _n121),)
+_PR118_0 = (("metadata", "/metadata", _n81, None),)
+_PR120_0 = (("type", "/type", _n121, None),)
 _RQ120_0 = ("type",)
-_PR122_0 = (("subtype", "/subtype", _n77), ("metadata", "/metadata", _n78))
-_PR127_0 = (("alternatives", "/alternatives", _n128),)
+_PR122_0 = (("subtype", "/subtype", _n77, None), ("metadata", "/metadata", _n78, None))
+_PR127_0 = (("alternatives", "/alternatives", _n128, None),)
 _RQ127_0 = ("alternatives",)
-_PR129_0 = (("conflict_summary", "/conflict_summary", _n2),)
+_PR129_0 = (("conflict_summary", "/conflict_summary", _n2, str),)
 _RQ129_0 = ("conflict_summary",)
 _PR130_0 = (
-    ("type", "/type", _n123),
-    ("subtype", "/subtype", _n2),
-    ("metadata", "/metadata", _n25),
+    ("type", "/type", _n123, None),
+    ("subtype", "/subtype", _n2, str),
+    ("metadata", "/metadata", _n25, dict),
 )
 _RQ130_0 = ("type", "subtype", "metadata")
-_PR132_0 = (("type", "/type", _n133),)
+_PR132_0 = (("type", "/type", _n133, None),)
 _RQ132_0 = ("type",)
-_PR134_0 = (("subtype", "/subtype", _n124), ("metadata", "/metadata", _n78))
-_PR136_0 = (("type", "/type", _n137),)
+_PR134_0 = (("subtype", "/subtype", _n124, None), ("metadata", "/metadata", _n78, None))
+_PR136_0 = (("type", "/type", _n137, None),)
 _RQ136_0 = ("type",)
-_PR138_0 = (("subtype", "/subtype", _n125),)
-_PR140_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n141))
+_PR138_0 = (("subtype", "/subtype", _n125, None),)
+_PR140_0 = (("type", "/type", _n137, None), ("subtype", "/subtype", _n141, None))
 _RQ140_0 = ("type", "subtype")
-_PR142_0 = (("metadata", "/metadata", _n78),)
-_PR144_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n145))
+_PR142_0 = (("metadata", "/metadata", _n78, None),)
+_PR144_0 = (("type", "/type", _n137, None), ("subtype", "/subtype", _n145, None))
 _RQ144_0 = ("type", "subtype")
-_PR146_0 = (("metadata", "/metadata", _n127),)
-_PR148_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n149))
+_PR146_0 = (("metadata", "/metadata", _n127, None),)
+_PR148_0 = (("type", "/type", _n137, None), ("subtype", "/subtype", _n149, None))
 _RQ148_0 = ("type", "subtype")
-_PR150_0 = (("metadata", "/metadata", _n129),)
-_PR152_0 = (("type", "/type", _n153),)
+_PR150_0 = (("metadata", "/metadata", _n129, None),)
+_PR152_0 = (("type", "/type", _n153, None),)
 _RQ152_0 = ("type",)
-_PR154_0 = (("subtype", "/subtype", _n126), ("metadata", "/metadata", _n78))
+_PR154_0 = (("subtype", "/subtype", _n126, None), ("metadata", "/metadata", _n78, None))
 _PR155_0 = (
-    ("score", "/score", _n68),
-    ("reason", "/reason", _n2),
-    ("engagement", "/engagement", _n69),
-    ("next_action", "/next_action", _n82),
-    ("suggested_alternative_times", "/suggested_alternative_times", _n156),
+    ("score", "/score", _n68, None),
+    ("reason", "/reason", _n2, str),
+    ("engagement", "/engagement", _n69, None),
+    ("next_action", "/next_action", _n82, None),
+    ("suggested_alternative_times", "/suggested_alternative_times", _n156, None),
 )
 _RQ155_0 = (
     "score",
@@ -4842,31 +4842,31 @@ _RQ155_0 = (
     "suggested_alternative_times",
 )
 _PR157_0 = (
-    ("score", "/score", _n68),
-    ("reason", "/reason", _n2),
-    ("next_action", "/next_action", _n130),
+    ("score", "/score", _n68, None),
+    ("reason", "/reason", _n2, str),
+    ("next_action", "/next_action", _n130, None),
 )
 _RQ157_0 = ("score", "reason", "next_action")
-_PR158_0 = (("start", "/start", _n3), ("end", "/end", _n3))
+_PR158_0 = (("start", "/start", _n3, None), ("end", "/end", _n3, None))
 _RQ158_0 = ("start", "end")
 _PR159_0 = (
-    ("attendee_email", "/attendee_email", _n2),
-    ("attendee_name", "/attendee_name", _n2),
-    ("is_internal", "/is_internal", _n13),
-    ("is_optional", "/is_optional", _n13),
-    ("attendee_analysis", "/attendee_analysis", _n160),
+    ("attendee_email", "/attendee_email", _n2, str),
+    ("attendee_name", "/attendee_name", _n2, str),
+    ("is_internal", "/is_internal", _n13, bool),
+    ("is_optional", "/is_optional", _n13, bool),
+    ("attendee_analysis", "/attendee_analysis", _n160, None),
 )
 _RQ159_0 = ("attendee_email", "attendee_name", "is_internal", "attendee_analysis")
 _PR162_0 = (
-    ("title", "/title", _n2),
-    ("duration", "/duration", _n163),
-    ("location", "/location", _n2),
-    ("timezone", "/timezone", _n2),
-    ("date", "/date", _n158),
-    ("private", "/private", _n13),
-    ("attendees", "/attendees", _n164),
-    ("created_at", "/created_at", _n3),
-    ("event_analysis", "/event_analysis", _n165),
+    ("title", "/title", _n2, str),
+    ("duration", "/duration", _n163, None),
+    ("location", "/location", _n2, str),
+    ("timezone", "/timezone", _n2, str),
+    ("date", "/date", _n158, None),
+    ("private", "/private", _n13, bool),
+    ("attendees", "/attendees", _n164, None),
+    ("created_at", "/created_at", _n3, None),
+    ("event_analysis", "/event_analysis", _n165, None),
 )
 _RQ162_0 = (
     "title",
@@ -4880,20 +4880,20 @@ _RQ162_0 = (
     "event_analysis",
 )
 _PR167_0 = (
-    ("direction", "/direction", _n166),
-    ("email", "/email", _n2),
-    ("content", "/content", _n2),
-    ("timestamp", "/timestamp", _n3),
+    ("direction", "/direction", _n166, None),
+    ("email", "/email", _n2, str),
+    ("content", "/content", _n2, str),
+    ("timestamp", "/timestamp", _n3, None),
 )
 _RQ167_0 = ("direction", "email", "content", "timestamp")
 _PR168_0 = (
-    ("attendee_email", "/attendee_email", _n2),
-    ("attendee_name", "/attendee_name", _n2),
-    ("is_internal", "/is_internal", _n13),
-    ("is_optional", "/is_optional", _n13),
-    ("conv_history", "/conv_history", _n169),
-    ("followup_date", "/followup_date", _n170),
-    ("attendee_analysis", "/attendee_analysis", _n160),
+    ("attendee_email", "/attendee_email", _n2, str),
+    ("attendee_name", "/attendee_name", _n2, str),
+    ("is_internal", "/is_internal", _n13, bool),
+    ("is_optional", "/is_optional", _n13, bool),
+    ("conv_history", "/conv_history", _n169, None),
+    ("followup_date", "/followup_date", _n170, None),
+    ("attendee_analysis", "/attendee_analysis", _n160, None),
 )
 _RQ168_0 = (
     "attendee_email",
@@ -4904,19 +4904,19 @@ _RQ168_0 = (
     "attendee_analysis",
 )
 _PR171_0 = (
-    ("attendee_analysis", "/attendee_analysis", _n155),
-    ("event_analysis", "/event_analysis", _n157),
-    ("follow_up_date", "/follow_up_date", _n170),
+    ("attendee_analysis", "/attendee_analysis", _n155, None),
+    ("event_analysis", "/event_analysis", _n157, None),
+    ("follow_up_date", "/follow_up_date", _n170, None),
 )
 _RQ171_0 = ("attendee_analysis", "event_analysis", "follow_up_date")
 _PR172_0 = (
-    ("schema_version", "/schema_version", _n173),
-    ("session_id", "/session_id", _n2),
-    ("source_agent", "/source_agent", _n174),
-    ("target_agent", "/target_agent", _n174),
-    ("timestamp", "/timestamp", _n3),
-    ("payload", "/payload", _n194),
-    ("trace", "/trace", _n210),
+    ("schema_version", "/schema_version", _n173, None),
+    ("session_id", "/session_id", _n2, str),
+    ("source_agent", "/source_agent", _n174, None),
+    ("target_agent", "/target_agent", _n174, None),
+    ("timestamp", "/timestamp", _n3, None),
+    ("payload", "/payload", _n194, None),
+    ("trace", "/trace", _n210, None),
 )
 _RQ172_0 = (
     "schema_version",
@@ -4927,86 +4927,86 @@ _RQ172_0 = (
     "payload",
 )
 _PR174_0 = (
-    ("id", "/id", _n175),
-    ("family", "/family", _n176),
-    ("cognitive_mode", "/cognitive_mode", _n177),
-    ("model", "/model", _n178),
+    ("id", "/id", _n175, None),
+    ("family", "/family", _n176, None),
+    ("cognitive_mode", "/cognitive_mode", _n177, None),
+    ("model", "/model", _n178, None),
 )
 _RQ174_0 = ("id", "family")
-_PR180_0 = (("family", "/family", _n181),)
+_PR180_0 = (("family", "/family", _n181, None),)
 _RQ180_0 = ("family",)
-_PR182_0 = (("id", "/id", _n183),)
-_PR185_0 = (("family", "/family", _n186),)
+_PR182_0 = (("id", "/id", _n183, None),)
+_PR185_0 = (("family", "/family", _n186, None),)
 _RQ185_0 = ("family",)
-_PR187_0 = (("id", "/id", _n188),)
-_PR190_0 = (("family", "/family", _n191),)
+_PR187_0 = (("id", "/id", _n188, None),)
+_PR190_0 = (("family", "/family", _n191, None),)
 _RQ190_0 = ("family",)
-_PR192_0 = (("id", "/id", _n193),)
+_PR192_0 = (("id", "/id", _n193, None),)
 _PR194_0 = (
-    ("key_findings", "/key_findings", _n195),
-    ("open_questions", "/open_questions", _n198),
-    ("blockers", "/blockers", _n201),
-    ("confidence", "/confidence", _n204),
-    ("artifacts", "/artifacts", _n206),
-    ("context", "/context", _n25),
-    ("recommendations", "/recommendations", _n44),
+    ("key_findings", "/key_findings", _n195, None),
+    ("open_questions", "/open_questions", _n198, None),
+    ("blockers", "/blockers", _n201, None),
+    ("confidence", "/confidence", _n204, None),
+    ("artifacts", "/artifacts", _n206, None),
+    ("context", "/context", _n25, dict),
+    ("recommendations", "/recommendations", _n44, None),
 )
 _RQ194_0 = ("key_findings", "confidence")
-_PR196_0 = (("id", "/id", _n197), ("summary", "/summary", _n2))
+_PR196_0 = (("id", "/id", _n197, None), ("summary", "/summary", _n2, str))
 _RQ196_0 = ("id", "summary")
-_PR199_0 = (("id", "/id", _n200), ("question", "/question", _n2))
+_PR199_0 = (("id", "/id", _n200, None), ("question", "/question", _n2, str))
 _RQ199_0 = ("id", "question")
-_PR202_0 = (("id", "/id", _n203), ("description", "/description", _n2))
+_PR202_0 = (("id", "/id", _n203, None), ("description", "/description", _n2, str))
 _RQ202_0 = ("id", "description")
 _PR204_0 = (
-    ("overall", "/overall", _n21),
-    ("reasoning", "/reasoning", _n2),
-    ("breakdown", "/breakdown", _n205),
+    ("overall", "/overall", _n21, None),
+    ("reasoning", "/reasoning", _n2, str),
+    ("breakdown", "/breakdown", _n205, None),
 )
 _RQ204_0 = ("overall",)
 _PR205_0 = (
-    ("source_quality", "/source_quality", _n21),
-    ("completeness", "/completeness", _n21),
-    ("accuracy", "/accuracy", _n21),
-    ("relevance", "/relevance", _n21),
+    ("source_quality", "/source_quality", _n21, None),
+    ("completeness", "/completeness", _n21, None),
+    ("accuracy", "/accuracy", _n21, None),
+    ("relevance", "/relevance", _n21, None),
 )
-_PR207_0 = (("type", "/type", _n208), ("path", "/path", _n209))
+_PR207_0 = (("type", "/type", _n208, None), ("path", "/path", _n209, None))
 _RQ207_0 = ("type", "path")
-_PR210_0 = (("depth", "/depth", _n211),)
+_PR210_0 = (("depth", "/depth", _n211, None),)
 _RQ210_0 = ("depth",)
-_PR212_0 = (("type", "/type", _n85),)
+_PR212_0 = (("type", "/type", _n85, None),)
 _RQ212_0 = ("type",)
-_PR213_0 = (("type", "/type", _n90),)
+_PR213_0 = (("type", "/type", _n90, None),)
 _RQ213_0 = ("type",)
-_PR214_0 = (("type", "/type", _n94),)
+_PR214_0 = (("type", "/type", _n94, None),)
 _RQ214_0 = ("type",)
-_PR215_0 = (("type", "/type", _n98),)
+_PR215_0 = (("type", "/type", _n98, None),)
 _RQ215_0 = ("type",)
-_PR216_0 = (("type", "/type", _n101),)
+_PR216_0 = (("type", "/type", _n101, None),)
 _RQ216_0 = ("type",)
-_PR217_0 = (("type", "/type", _n105), ("subtype", "/subtype", _n109))
+_PR217_0 = (("type", "/type", _n105, None), ("subtype", "/subtype", _n109, None))
 _RQ217_0 = ("type", "subtype")
-_PR218_0 = (("type", "/type", _n105), ("subtype", "/subtype", _n113))
+_PR218_0 = (("type", "/type", _n105, None), ("subtype", "/subtype", _n113, None))
 _RQ218_0 = ("type", "subtype")
-_PR219_0 = (("type", "/type", _n105), ("subtype", "/subtype", _n117))
+_PR219_0 = (("type", "/type", _n105, None), ("subtype", "/subtype", _n117, None))
 _RQ219_0 = ("type", "subtype")
-_PR220_0 = (("type", "/type", _n105),)
+_PR220_0 = (("type", "/type", _n105, None),)
 _RQ220_0 = ("type",)
-_PR221_0 = (("type", "/type", _n121),)
+_PR221_0 = (("type", "/type", _n121, None),)
 _RQ221_0 = ("type",)
-_PR222_0 = (("type", "/type", _n133),)
+_PR222_0 = (("type", "/type", _n133, None),)
 _RQ222_0 = ("type",)
-_PR223_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n224))
+_PR223_0 = (("type", "/type", _n137, None), ("subtype", "/subtype", _n224, None))
 _RQ223_0 = ("type", "subtype")
-_PR225_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n145))
+_PR225_0 = (("type", "/type", _n137, None), ("subtype", "/subtype", _n145, None))
 _RQ225_0 = ("type", "subtype")
-_PR226_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n149))
+_PR226_0 = (("type", "/type", _n137, None), ("subtype", "/subtype", _n149, None))
 _RQ226_0 = ("type", "subtype")
-_PR227_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n228))
+_PR227_0 = (("type", "/type", _n137, None), ("subtype", "/subtype", _n228, None))
 _RQ227_0 = ("type", "subtype")
-_PR229_0 = (("type", "/type", _n137), ("subtype", "/subtype", _n113))
+_PR229_0 = (("type", "/type", _n137, None), ("subtype", "/subtype", _n113, None))
 _RQ229_0 = ("type", "subtype")
-_PR230_0 = (("type", "/type", _n137),)
+_PR230_0 = (("type", "/type", _n137, None),)
 _RQ230_0 = ("type",)
-_PR231_0 = (("type", "/type", _n153),)
+_PR231_0 = (("type", "/type", _n153, None),)
 _RQ231_0 = ("type",)
