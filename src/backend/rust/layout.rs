@@ -4,7 +4,7 @@
 //! the width ("mixed" layout).
 
 /// rustfmt's line width.
-const WIDTH: usize = 100;
+pub(crate) const WIDTH: usize = 100;
 /// rustfmt's `short_array_element_width_threshold`.
 const SHORT: usize = 10;
 

@@ -7,11 +7,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::layout::WIDTH;
 use super::literal;
 use crate::ir::Check;
-
-/// rustfmt's line width.
-const WIDTH: usize = 100;
 
 /// The static of one fused check.
 pub(crate) struct ObjectCtx {

@@ -2,6 +2,7 @@
 
 use askama::Template;
 
+use super::layout::WIDTH;
 use super::objects::{fused, Field, KeyFn, ObjectCtx, Objects};
 use super::{json_type, literal, raw_literal, GENERATED};
 use crate::backend::depth::DepthPlan;
@@ -10,9 +11,6 @@ use crate::backend::pattern::{plan, rust_translation, Plan};
 use crate::backend::run;
 use crate::error::Result;
 use crate::ir::{Check, Format, Ir};
-
-/// rustfmt's line width.
-const WIDTH: usize = 100;
 
 pub(crate) enum Arg {
     Plain(String),
