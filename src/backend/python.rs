@@ -40,6 +40,7 @@ use crate::ir::{Check, Format, Ir, JsonKind, JsonType, NodeId, Ty, TypeId, TypeK
 pub use lit::translate_pattern;
 
 mod graph;
+pub(crate) use graph::DEEP_BUILD;
 mod layout;
 mod order;
 mod types;

@@ -308,6 +308,11 @@ pub(super) fn import_cycles(ir: &Ir, canon: &[TypeId]) -> Vec<Vec<usize>> {
 /// deeper than this is deferred (`_rt.DEFERRED`, built on first use).
 pub(super) const MAX_EAGER_LEVELS: usize = 24;
 
+/// The levels of nesting from which `parse_x` builds a value on a thread of its own with a large
+/// stack (`_DEEP_BUILD` in the runtime): pydantic builds recursively, several kilobytes of C
+/// stack a level.
+pub(crate) const DEEP_BUILD: usize = 48;
+
 /// The most model classes of one cycle of references pydantic builds together. It builds the
 /// whole cycle in one recursion (fails with `RecursionError` at about 80 classes, and takes
 /// seconds at a few hundred); in a larger cycle every reference to a type of the same cycle
@@ -328,6 +333,8 @@ pub(super) struct Deferral {
     /// The levels pydantic follows to build each type's schema (a complete class's schema
     /// holds those of the classes it names).
     cost: Vec<usize>,
+    /// The levels pydantic descends into to build a value of each type (`build_depths`).
+    pub(super) build_depth: Vec<Option<usize>>,
     /// Whether a union or alias is `None` as written (`X: TypeAlias = None`): such a name is
     /// written `None` where it is used, since `X | None` would be `None | None`, a `TypeError`.
     null: Vec<bool>,
@@ -364,6 +371,7 @@ impl Deferral {
             cyclic,
             class,
             cost: vec![1; n],
+            build_depth: build_depths(ir),
             null: vec![false; n],
         };
         // Types in the order their components complete: what a type names comes first. On a
@@ -486,6 +494,13 @@ impl Deferral {
         }
     }
 
+    /// Whether a value of type `id` may nest deeply enough that `parse_x` builds it on a thread
+    /// with a large stack (`_rt.build_deep`), which first measures the value's nesting:
+    /// `DEEP_BUILD` levels or more, or without bound.
+    pub(super) fn builds_deep(&self, id: TypeId) -> bool {
+        self.build_depth[id].is_none_or(|d| d >= DEEP_BUILD)
+    }
+
     /// Whether a part of this cost is deferred.
     pub(super) fn too_deep(&self, cost: usize) -> bool {
         cost >= MAX_EAGER_LEVELS
@@ -502,5 +517,102 @@ pub(super) fn choice_nodes(ir: &Ir, id: TypeId) -> Option<Vec<NodeId>> {
             u.variants.iter().map(|v| v.node).collect()
         }
         _ => None,
+    }
+}
+
+/// The levels of nested values pydantic descends into to build a value of each type (a model,
+/// a list, a dict each one; `Any` none: pydantic keeps such a value as it is), or `None` when a
+/// type reaches a cycle of types and its values can nest without bound.
+pub(super) fn build_depths(ir: &Ir) -> Vec<Option<usize>> {
+    fn depth(ty: &Ty, known: &[Option<usize>]) -> Option<usize> {
+        match ty {
+            Ty::Nullable(t) => depth(t, known),
+            Ty::Array(t) | Ty::Map(t) | Ty::Open(t, _) => depth(t, known).map(|d| d + 1),
+            Ty::Named(id) => known[*id],
+            _ => Some(0),
+        }
+    }
+    let n = ir.types.len();
+    let edges = |id: TypeId| ir.references(id);
+    let component = crate::ir::cycles::components(n, &edges);
+    let mut members = vec![0usize; n];
+    for id in 0..n {
+        members[component[id]] += 1;
+    }
+    // Components complete after the components they reach: what a type names comes first.
+    let mut order: Vec<TypeId> = (0..n).collect();
+    order.sort_by_key(|id| component[*id]);
+    let mut known: Vec<Option<usize>> = vec![None; n];
+    for id in order {
+        if members[component[id]] > 1 || edges(id).contains(&id) {
+            continue;
+        }
+        let max = |tys: &mut dyn Iterator<Item = &Ty>| {
+            tys.map(|t| depth(t, &known))
+                .try_fold(0, |m, d| d.map(|d| m.max(d)))
+        };
+        known[id] = match &ir.types[id].kind {
+            TypeKind::Struct(s) => {
+                max(&mut s.fields.iter().map(|f| &f.ty).chain(&s.extra)).map(|d| d + 1)
+            }
+            TypeKind::Union(u) => max(&mut u.variants.iter().map(|v| &v.ty)),
+            TypeKind::Alias(t) => depth(t, &known),
+            TypeKind::Enum(_) => Some(0),
+        };
+    }
+    known
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depths(schema: &str) -> Vec<(String, Option<usize>)> {
+        let ir = crate::Config::new()
+            .schema_sources(vec![("s.json".into(), schema.into())])
+            .ir()
+            .expect("the schema builds");
+        let depth = build_depths(&ir);
+        let mut out: Vec<_> = ir
+            .types
+            .iter()
+            .enumerate()
+            .map(|(id, t)| (t.raw_name.clone(), depth[id]))
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn build_depths_count_models_lists_and_maps_not_free_values() {
+        let got = depths(
+            r##"{"$defs": {
+                "Leaf": {"type": "object", "properties": {"any": {}, "tags": {"type": "array", "items": {"type": "string"}}}},
+                "Mid": {"type": "object", "properties": {"leaves": {"type": "array", "items": {"$ref": "#/$defs/Leaf"}}}},
+                "Top": {"type": "object", "properties": {"mid": {"$ref": "#/$defs/Mid"}, "byName": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Leaf"}}}}
+            }}"##,
+        );
+        let of = |n: &str| got.iter().find(|(name, _)| name == n).map(|(_, d)| *d);
+        // Leaf: the model and its list of strings; `any` is kept as it is.
+        assert_eq!(of("Leaf"), Some(Some(2)));
+        // Mid: the model, the list, a Leaf.
+        assert_eq!(of("Mid"), Some(Some(4)));
+        // Top: the model, then Mid (4) or the map of Leaf (1 + 2).
+        assert_eq!(of("Top"), Some(Some(5)));
+    }
+
+    #[test]
+    fn build_depths_of_recursive_types_are_unbounded() {
+        let got = depths(
+            r##"{"$defs": {
+                "Tree": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}},
+                "Forest": {"type": "object", "properties": {"trees": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}},
+                "Flat": {"type": "object", "properties": {"n": {"type": "integer"}}}
+            }}"##,
+        );
+        let of = |n: &str| got.iter().find(|(name, _)| name == n).map(|(_, d)| *d);
+        assert_eq!(of("Tree"), Some(None));
+        assert_eq!(of("Forest"), Some(None));
+        assert_eq!(of("Flat"), Some(Some(1)));
     }
 }

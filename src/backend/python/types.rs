@@ -45,6 +45,9 @@ pub struct PyEntry {
     pub parse_returns: String,
     /// The parameter list of `validate_x`, laid out.
     pub validate_params: String,
+    /// `build` or `build_deep` (`adapt` or `adapt_deep`): whether a value may nest deeply enough
+    /// to be built on a thread of its own (`Deferral::builds_deep`).
+    pub build: &'static str,
     /// The arguments of `_rt.build`, laid out.
     pub build_args: String,
     /// The schema does not say `type` (`Ty::Open`): a valid value that is not an object is
@@ -800,8 +803,23 @@ pub(super) fn render_module(
         let validate_params = params(format!(
             "def validate_{snake}(data: Any) -> list[Violation]:"
         ));
-        let build_args = lit::args(&[name.clone(), "data".into()], "(", ")", 4, 16, 0);
+        let deep = deferral.builds_deep(id);
+        let build = match (model, deep) {
+            (true, false) => "build",
+            (true, true) => "build_deep",
+            (false, false) => "adapt",
+            (false, true) => "adapt_deep",
+        };
+        let build_args = lit::args(
+            &[name.clone(), "data".into()],
+            "(",
+            ")",
+            4,
+            "return _rt.".len() + build.len(),
+            0,
+        );
         entries.push(PyEntry {
+            build,
             build_args,
             adapter,
             adapter_decl,

@@ -627,7 +627,10 @@ def check_model(
     ``x-max-words``), skipped when ``parse_x`` already validated the whole instance. A model
     built in code (by field names, from other models) is checked as the JSON it stands for.
     """
-    if isinstance(info.context, dict) and info.context.get("ctxgen_validated"):
+    context = info.context
+    if context is VALIDATED or (
+        isinstance(context, dict) and context.get("ctxgen_validated")
+    ):
         return data
     if isinstance(data, dict):
         wire = _renamed_fields(model)
@@ -707,23 +710,27 @@ def _by_name(context: Any) -> bool | None:
 
 
 def build(model: type[M], data: Any) -> M:
-    """Builds a model from data the validator accepted."""
-    return _built(
-        lambda: model.model_validate(
-            data, context=VALIDATED, by_alias=True, by_name=False
-        ),
-        data,
-    )
+    """Builds a model from data the validator accepted, of a type whose values nest fewer than
+    ``_DEEP_BUILD`` levels (the generator knows): pydantic builds it on this thread."""
+    return model.model_validate(data, context=VALIDATED, by_alias=True, by_name=False)
+
+
+def build_deep(model: type[M], data: Any) -> M:
+    """``build`` for a type whose values may nest deeper (a recursive type)."""
+    return _built(lambda: build(model, data), data)
 
 
 def adapt(adapter: TypeAdapter[T], data: Any) -> T:
-    """Builds a value of a non-model type from data the validator accepted."""
-    return _built(
-        lambda: adapter.validate_python(
-            data, strict=True, context=VALIDATED, by_alias=True, by_name=False
-        ),
-        data,
+    """Builds a value of a non-model type from data the validator accepted (one that nests
+    fewer than ``_DEEP_BUILD`` levels)."""
+    return adapter.validate_python(
+        data, strict=True, context=VALIDATED, by_alias=True, by_name=False
     )
+
+
+def adapt_deep(adapter: TypeAdapter[T], data: Any) -> T:
+    """``adapt`` for a type whose values may nest deeper."""
+    return _built(lambda: adapt(adapter, data), data)
 
 
 #: Levels of nesting from which a build runs on a thread of its own with ``_BUILD_STACK``
