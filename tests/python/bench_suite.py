@@ -58,22 +58,59 @@ from bench_schemas import (
 Pass = Callable[[], int]
 
 
-def measure(m: Manifest, run: Pass) -> tuple[int, int, int]:
-    """(median ns, runs, mismatches) of ``run`` per FORMAT.md."""
+#: The rounds a measurement is spread over: each pass runs for ``min_time / ROUNDS`` a round.
+ROUNDS = 10
+
+
+def warm(m: Manifest, run: Pass) -> int:
+    """The first pass's mismatches, after passes for the warm-up time."""
     start = time.perf_counter_ns()
-    run()
+    mismatches = run()
     while time.perf_counter_ns() - start < m.warmup_ns:
         run()
-    times: list[int] = []
-    total = 0
-    mismatches = 0
-    while len(times) < m.min_runs or total < m.min_time_ns:
-        t0 = time.perf_counter_ns()
-        mismatches = run()
-        t1 = time.perf_counter_ns()
-        times.append(t1 - t0)
-        total += t1 - t0
-    return round(statistics.median(times)), len(times), mismatches
+    return mismatches
+
+
+class Timed:
+    """A warmed-up pass of a workload and its times."""
+
+    def __init__(self, entry: dict[str, Any], run: Pass, mismatches: int) -> None:
+        self.entry = entry
+        self.run = run
+        self.mismatches = mismatches
+        self.times: list[int] = []
+        self.total = 0
+        self.error: Exception | None = None
+
+
+def measure(m: Manifest, timed: list[Timed]) -> None:
+    """Times a workload's passes per FORMAT.md ("Timing"): they take turns, round after round,
+    each running for a slice of the time, until every one has ``min_runs`` passes and
+    ``min_time`` in all, so that a stretch in which the machine is slower slows every
+    implementation alike. A pass that raises gets ``error`` and leaves the rounds."""
+    slice_ns = m.min_time_ns // ROUNDS
+
+    def pending(t: Timed) -> bool:
+        return t.error is None and (
+            len(t.times) < m.min_runs or t.total < m.min_time_ns
+        )
+
+    while any(pending(t) for t in timed):
+        for t in timed:
+            if t.error is not None:
+                continue
+            try:
+                begin = time.perf_counter_ns()
+                while True:
+                    t0 = time.perf_counter_ns()
+                    t.run()
+                    t1 = time.perf_counter_ns()
+                    t.times.append(t1 - t0)
+                    t.total += t1 - t0
+                    if t1 - begin >= slice_ns:
+                        break
+            except Exception as e:  # noqa: BLE001 - a peer that fails is a skip
+                t.error = e
 
 
 Verdict = Callable[[Any], bool]
@@ -360,36 +397,45 @@ class Runner:
         error: type[BaseException] = pkg.ValidationError
         return (error,)
 
-    def one(self, w: Workload, impl: str, mode: str) -> dict[str, Any]:
-        entry: dict[str, Any] = {"workload": w.id, "impl": impl, "mode": mode}
-        try:
-            if mode == "floor":
-                loads: Callable[[str], object] = (
-                    json.loads if impl == "json" else orjson.loads
-                )
-                run = floor_pass(loads, [it.text for it in w.items])
-            elif mode == "parse":
-                fns = [
-                    (self.function(impl, mode, it.target), it.text) for it in w.items
-                ]
-                run = parse_pass(fns, self.errors_of(impl, w), w.valid)
+    def prepare(self, w: Workload, impl: str, mode: str) -> Pass:
+        if mode == "floor":
+            loads: Callable[[str], object] = (
+                json.loads if impl == "json" else orjson.loads
+            )
+            return floor_pass(loads, [it.text for it in w.items])
+        if mode == "parse":
+            fns = [(self.function(impl, mode, it.target), it.text) for it in w.items]
+            return parse_pass(fns, self.errors_of(impl, w), w.valid)
+        pairs = [(self.function(impl, mode, it.target), it.value) for it in w.items]
+        return verdict_pass(pairs, w.valid)
+
+    def workload(self, w: Workload) -> list[dict[str, Any]]:
+        entries: list[dict[str, Any]] = []
+        timed: list[Timed] = []
+        for impl, mode in PLAN:
+            entry: dict[str, Any] = {"workload": w.id, "impl": impl, "mode": mode}
+            entries.append(entry)
+            try:
+                run = self.prepare(w, impl, mode)
+                timed.append(Timed(entry, run, warm(self.m, run)))
+            except Exception as e:  # noqa: BLE001 - a peer that fails is a skip
+                entry["skipped"] = _reason(e)
+        measure(self.m, timed)
+        for t in timed:
+            if t.error is not None:
+                t.entry["skipped"] = _reason(t.error)
             else:
-                pairs = [
-                    (self.function(impl, mode, it.target), it.value) for it in w.items
-                ]
-                run = verdict_pass(pairs, w.valid)
-            median, runs, mismatches = measure(self.m, run)
-        except Exception as e:  # noqa: BLE001 - a peer that fails is a skip
-            entry["skipped"] = _reason(e)
-            return entry
-        entry.update(median_ns=median, runs=runs, mismatches=mismatches)
-        return entry
+                t.entry.update(
+                    median_ns=round(statistics.median(t.times)),
+                    runs=len(t.times),
+                    mismatches=t.mismatches,
+                )
+        return entries
 
     def all(self) -> list[dict[str, Any]]:
         results = []
         for w in self.m.workloads:
-            for impl, mode in PLAN:
-                entry = self.one(w, impl, mode)
+            for entry in self.workload(w):
                 results.append(entry)
                 shown = (
                     f"skipped: {entry['skipped']}"
@@ -397,7 +443,10 @@ class Runner:
                     else f"{entry['median_ns'] / 1e6:10.3f} ms  x{entry['runs']}"
                     f"  mismatches {entry['mismatches']}"
                 )
-                print(f"{w.id:28} {impl:15} {mode:7} {shown}", file=sys.stderr)
+                print(
+                    f"{w.id:28} {entry['impl']:15} {entry['mode']:7} {shown}",
+                    file=sys.stderr,
+                )
         return results
 
 

@@ -14,8 +14,9 @@
 //           T is converted from the JSON Schema by `TypeBoxConverter` (bench-typebox.mjs); a
 //           schema using a keyword TypeBox cannot express with the same meaning is skipped
 //           with the reason.
-// Timing: warm up for warmup_ms (at least one pass), then passes until min_runs passes and
-// min_time_ms in all; the median of the per-pass times (process.hrtime.bigint).
+// Timing: each pass warms up for warmup_ms (at least one pass); then a workload's passes take
+// turns in rounds, each for min_time_ms / 10 a round, until each has min_runs passes and
+// min_time_ms in all; the median of its per-pass times (process.hrtime.bigint).
 
 import {
   mkdtempSync,
@@ -57,33 +58,63 @@ const peers = peersFor(manifest, work);
 
 const hr = process.hrtime.bigint;
 
-/** {median_ns, runs, mismatches}: `pass()` runs once per item and returns the mismatches. */
-function measure(pass) {
-  const warmup = BigInt(Math.round((manifest.warmup_ms ?? 0) * 1e6));
-  const minTime = BigInt(Math.round((manifest.min_time_ms ?? 0) * 1e6));
-  const minRuns = Math.max(1, manifest.min_runs ?? 1);
+/** The rounds a measurement is spread over: each pass runs for `min_time_ms / ROUNDS` a round. */
+const ROUNDS = 10;
+
+const warmup = BigInt(Math.round((manifest.warmup_ms ?? 0) * 1e6));
+const minTime = BigInt(Math.round((manifest.min_time_ms ?? 0) * 1e6));
+const minRuns = Math.max(1, manifest.min_runs ?? 1);
+
+/** The first pass's mismatches, then passes for the warm-up time. */
+function warm(pass) {
   let mismatches;
   const w0 = hr();
   do {
     const m = pass();
     if (mismatches === undefined) mismatches = m;
   } while (hr() - w0 < warmup);
-  const times = [];
-  let total = 0n;
-  while (times.length < minRuns || total < minTime) {
-    const t0 = hr();
-    pass();
-    const dt = hr() - t0;
-    times.push(dt);
-    total += dt;
+  return mismatches;
+}
+
+/**
+ * Times the warmed-up passes of a workload per FORMAT.md ("Timing"): they take turns, round
+ * after round, each running for a slice of the time, until every one has `min_runs` passes
+ * and `min_time_ms` in all, so that a stretch in which the machine is slower slows every
+ * implementation alike. `timed[i].times` gets pass i's times; a pass that throws gets `error`
+ * and leaves the rounds.
+ */
+function measure(timed) {
+  const slice = minTime / BigInt(ROUNDS);
+  const pending = (t) =>
+    t.error === undefined && (t.times.length < minRuns || t.total < minTime);
+  while (timed.some(pending)) {
+    for (const t of timed) {
+      if (t.error !== undefined) continue;
+      try {
+        const begin = hr();
+        do {
+          const t0 = hr();
+          t.pass();
+          const dt = hr() - t0;
+          t.times.push(dt);
+          t.total += dt;
+        } while (hr() - begin < slice);
+      } catch (e) {
+        t.error = e;
+      }
+    }
   }
+}
+
+/** {median_ns, runs} of a pass's times. */
+function median(times) {
   times.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const mid = times.length >> 1;
-  const median =
+  const median_ns =
     times.length % 2 === 1
       ? Number(times[mid])
       : Math.round((Number(times[mid - 1]) + Number(times[mid])) / 2);
-  return { median_ns: median, runs: times.length, mismatches };
+  return { median_ns, runs: times.length };
 }
 
 // ---------------------------------------------------------------- main
@@ -109,22 +140,44 @@ for (const w of manifest.workloads) {
     continue;
   }
   const want = w.expect === "valid";
+  const entries = [];
+  const timed = [];
   for (const p of peers) {
     const entry = { workload: w.id, impl: p.impl, mode: p.mode };
+    entries.push(entry);
     try {
       const pass = await p.prepare(items, want);
-      const r = measure(pass);
-      if (p.mode === "floor") r.mismatches = 0;
-      Object.assign(entry, r);
-      console.error(
-        `${w.id.padEnd(28)} ${p.impl.padEnd(8)} ${p.mode.padEnd(7)} ${(r.median_ns / 1e6).toFixed(3).padStart(10)} ms  runs ${r.runs}  mismatches ${r.mismatches}`,
-      );
+      const mismatches = warm(pass);
+      timed.push({
+        entry,
+        pass,
+        mismatches,
+        times: [],
+        total: 0n,
+        error: undefined,
+      });
     } catch (e) {
       entry.skipped = errorText(e);
-      console.error(
-        `${w.id.padEnd(28)} ${p.impl.padEnd(8)} ${p.mode.padEnd(7)} skipped: ${entry.skipped}`,
-      );
     }
+  }
+  measure(timed);
+  for (const t of timed) {
+    if (t.error !== undefined) {
+      t.entry.skipped = errorText(t.error);
+      continue;
+    }
+    const r = median(t.times);
+    Object.assign(t.entry, r, {
+      mismatches: t.entry.mode === "floor" ? 0 : t.mismatches,
+    });
+  }
+  for (const entry of entries) {
+    const what = `${w.id.padEnd(28)} ${entry.impl.padEnd(8)} ${entry.mode.padEnd(7)}`;
+    console.error(
+      entry.skipped !== undefined
+        ? `${what} skipped: ${entry.skipped}`
+        : `${what} ${(entry.median_ns / 1e6).toFixed(3).padStart(10)} ms  runs ${entry.runs}  mismatches ${entry.mismatches}`,
+    );
     results.push(entry);
   }
 }
