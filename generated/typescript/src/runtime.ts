@@ -261,7 +261,16 @@ export function includes(values: readonly unknown[], v: unknown): boolean {
 /** True when two items of the array are JSON-equal: scalars go into one set, the canonical
  * form of arrays and objects into another, so the check takes linear time. */
 export function hasDuplicates(a: readonly unknown[]): boolean {
-  if (a.length < 2) return false;
+  const n = a.length;
+  if (n < 2) return false;
+  // A short list of strings, numbers, booleans and nulls: compared pairwise (`===` is JSON
+  // equality for them, `0` and `-0` included), without building sets.
+  if (n <= 16 && a.every(isScalar)) {
+    for (let i = 1; i < n; i++) {
+      for (let j = 0; j < i; j++) if (a[i] === a[j]) return true;
+    }
+    return false;
+  }
   const scalars = new Set<unknown>();
   const containers = new Set<string>();
   for (const x of a) {
@@ -271,6 +280,10 @@ export function hasDuplicates(a: readonly unknown[]): boolean {
     if (scalars.size + containers.size === before) return true;
   }
   return false;
+}
+
+function isScalar(x: unknown): boolean {
+  return typeof x !== "object" || x === null;
 }
 
 /** The canonical form of a JSON value, built without recursion: object members sorted by
