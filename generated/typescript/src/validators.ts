@@ -354,7 +354,9 @@ export function n7(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n8(v[i], sub(r, at, i), r)) {
+      if (
+        !(n8(v[i], null, null) || (r !== null && n8(v[i], sub(r, at, i), r)))
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -467,7 +469,9 @@ export function n11(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n12(v[i], sub(r, at, i), r)) {
+      if (
+        !(n12(v[i], null, null) || (r !== null && n12(v[i], sub(r, at, i), r)))
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -540,7 +544,9 @@ export function n14(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n15(v[i], sub(r, at, i), r)) {
+      if (
+        !(n15(v[i], null, null) || (r !== null && n15(v[i], sub(r, at, i), r)))
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -1669,7 +1675,9 @@ export function n49(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n42(v[i], sub(r, at, i), r)) {
+      if (
+        !(n42(v[i], null, null) || (r !== null && n42(v[i], sub(r, at, i), r)))
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -1687,7 +1695,9 @@ export function n50(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n43(v[i], sub(r, at, i), r)) {
+      if (
+        !(n43(v[i], null, null) || (r !== null && n43(v[i], sub(r, at, i), r)))
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -1705,7 +1715,9 @@ export function n51(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n45(v[i], sub(r, at, i), r)) {
+      if (
+        !(n45(v[i], null, null) || (r !== null && n45(v[i], sub(r, at, i), r)))
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -2020,7 +2032,9 @@ export function n57(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n53(v[i], sub(r, at, i), r)) {
+      if (
+        !(n53(v[i], null, null) || (r !== null && n53(v[i], sub(r, at, i), r)))
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -2585,7 +2599,9 @@ export function n67(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n64(v[i], sub(r, at, i), r)) {
+      if (
+        !(n64(v[i], null, null) || (r !== null && n64(v[i], sub(r, at, i), r)))
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -4154,7 +4170,9 @@ export function n156(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n70(v[i], sub(r, at, i), r)) {
+      if (
+        !(n70(v[i], null, null) || (r !== null && n70(v[i], sub(r, at, i), r)))
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -4588,7 +4606,12 @@ export function n169(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n167(v[i], sub(r, at, i), r)) {
+      if (
+        !(
+          n167(v[i], null, null) ||
+          (r !== null && n167(v[i], sub(r, at, i), r))
+        )
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -5116,7 +5139,12 @@ export function n195(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n196(v[i], sub(r, at, i), r)) {
+      if (
+        !(
+          n196(v[i], null, null) ||
+          (r !== null && n196(v[i], sub(r, at, i), r))
+        )
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -5180,7 +5208,12 @@ export function n198(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n199(v[i], sub(r, at, i), r)) {
+      if (
+        !(
+          n199(v[i], null, null) ||
+          (r !== null && n199(v[i], sub(r, at, i), r))
+        )
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -5244,7 +5277,12 @@ export function n201(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n202(v[i], sub(r, at, i), r)) {
+      if (
+        !(
+          n202(v[i], null, null) ||
+          (r !== null && n202(v[i], sub(r, at, i), r))
+        )
+      ) {
         if (r === null) return false;
         ok = false;
       }
@@ -5371,7 +5409,12 @@ export function n206(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (!n207(v[i], sub(r, at, i), r)) {
+      if (
+        !(
+          n207(v[i], null, null) ||
+          (r !== null && n207(v[i], sub(r, at, i), r))
+        )
+      ) {
         if (r === null) return false;
         ok = false;
       }

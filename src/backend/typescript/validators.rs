@@ -115,6 +115,9 @@ struct Builder<'c> {
     plan: DepthPlan,
     /// Some unevaluated check has a table (typed `Annotations`).
     annotations: bool,
+    /// The node calls an item's node in quick mode first (`call_item`), or reaches a node that
+    /// does.
+    item_calls: Vec<bool>,
 }
 
 /// Most object checks one function holds. With many more, the nesting of the control flow of
@@ -149,7 +152,9 @@ pub(crate) fn view(ctx: &Ctx) -> ValidatorsView {
         parts: Vec::new(),
         plan: ctx.depth.clone(),
         annotations: false,
+        item_calls: Vec::new(),
     };
+    b.item_calls = b.item_calls();
     b.runtime.insert("report");
     let mut nodes = Vec::new();
     for (i, node) in ctx.ir.program.nodes.iter().enumerate() {
@@ -346,6 +351,50 @@ impl<'c> Builder<'c> {
             (true, false) => ", d + 1",
         };
         format!("n{target}({value}, {at}, r{depth})")
+    }
+
+    /// The call of an item's node (`v[i]`). When the item's node is on no cycle and reaches no
+    /// other such call, in quick mode first and again with the item's location only when it
+    /// fails: the items of a large array are mostly valid, and so cost no location objects
+    /// when every violation is collected. An invalid item is checked twice, and only once more
+    /// below, so collecting every violation costs at most twice the quick check however the
+    /// instance nests.
+    fn call_item(&self, node: usize, at: &str) -> String {
+        let target = self.target(node);
+        if self.plan.carries(target) || self.item_calls[target] {
+            return self.call(node, "v[i]", at);
+        }
+        format!("(n{target}(v[i], null, null) || (r !== null && n{target}(v[i], {at}, r)))")
+    }
+
+    /// Which nodes make (or reach a node that makes) a `call_item` in quick mode first: the
+    /// nodes with an `items` check whose node is not checked inline, and their callers.
+    fn item_calls(&self) -> Vec<bool> {
+        let nodes = &self.ctx.ir.program.nodes;
+        let mut callers: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+        for (from, n) in nodes.iter().enumerate() {
+            for to in n.checks.iter().flat_map(Check::children) {
+                callers[to].push(from);
+            }
+        }
+        let mut out: Vec<bool> = nodes
+            .iter()
+            .map(|n| {
+                n.checks.iter().any(
+                    |c| matches!(c, Check::Items { node, .. } if self.leaf_checks(*node).is_none()),
+                )
+            })
+            .collect();
+        let mut stack: Vec<usize> = (0..nodes.len()).filter(|n| out[*n]).collect();
+        while let Some(n) = stack.pop() {
+            for &c in &callers[n] {
+                if !out[c] {
+                    out[c] = true;
+                    stack.push(c);
+                }
+            }
+        }
+        out
     }
 
     /// A child-node call in quick mode, at the current location.
@@ -893,7 +942,7 @@ impl<'c> Builder<'c> {
                     self.check(
                         lines,
                         d + 1,
-                        vec![format!("!{}", self.call(*node, "v[i]", &at))],
+                        vec![format!("!{}", self.call_item(*node, &at))],
                         None,
                     );
                 }
@@ -1287,5 +1336,48 @@ fn format_fn(f: Format) -> &'static str {
         Format::IriReference => "isIriReference",
         Format::UriTemplate => "isUriTemplate",
         Format::RelativeJsonPointer => "isRelativeJsonPointer",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::names::Lang;
+
+    fn validators_ts(schema: &str) -> String {
+        let rendered = crate::Config::new()
+            .schema_sources(vec![("s.json".into(), schema.into())])
+            .languages(&[Lang::TypeScript])
+            .render()
+            .expect("the schema renders");
+        let files = &rendered.packages[0].1;
+        files
+            .iter()
+            .find(|(path, _)| path.ends_with("src/validators.ts"))
+            .map(|(_, text)| text.clone())
+            .expect("validators.ts")
+    }
+
+    /// Items are checked in quick mode first only where no such check lies below, so that
+    /// collecting every violation costs at most twice the quick check.
+    #[test]
+    fn items_run_in_quick_mode_first_at_one_level_only() {
+        let ts = validators_ts(
+            r##"{"type": "object", "properties": {
+                "rows": {"type": "array", "items": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/Cell"}}},
+                "cells": {"type": "array", "items": {"$ref": "#/$defs/Cell"}},
+                "tree": {"$ref": "#/$defs/Tree"}
+            }, "$defs": {
+                "Cell": {"type": "object", "properties": {"a": {"type": "string", "minLength": 1}}},
+                "Tree": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}}
+            }}"##,
+        );
+        let twice = ts.matches("null, null) || (r !== null && n").count();
+        // The items of `rows` hold arrays whose items are checked twice: `rows` calls its
+        // items once; `cells` and the inner arrays of `rows` twice; the tree (on a cycle) once.
+        assert_eq!(twice, 2, "{ts}");
+        assert!(
+            ts.contains("d + 1"),
+            "the tree's items carry the depth: {ts}"
+        );
     }
 }
