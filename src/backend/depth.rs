@@ -44,23 +44,7 @@ impl DepthPlan {
         let guarded: Vec<bool> = (0..edges.len())
             .map(|n| size[comp[n]] > 1 || edges[n].contains(&n))
             .collect();
-        // Reverse reachability from the guarded nodes.
-        let mut callers: Vec<Vec<usize>> = vec![Vec::new(); edges.len()];
-        for (from, out) in edges.iter().enumerate() {
-            for &to in out {
-                callers[to].push(from);
-            }
-        }
-        let mut carries = guarded.clone();
-        let mut stack: Vec<usize> = (0..edges.len()).filter(|n| guarded[*n]).collect();
-        while let Some(n) = stack.pop() {
-            for &c in &callers[n] {
-                if !carries[c] {
-                    carries[c] = true;
-                    stack.push(c);
-                }
-            }
-        }
+        let carries = reaching(&edges, guarded.clone());
         DepthPlan { guarded, carries }
     }
 
@@ -71,6 +55,27 @@ impl DepthPlan {
     pub fn carries(&self, node: usize) -> bool {
         self.carries.get(node).copied().unwrap_or(false)
     }
+}
+
+/// Which vertices of a graph (`edges[v]`: the vertices `v` leads to) reach a marked vertex, or
+/// are one: `marked`, extended backwards along the edges in linear time.
+pub(crate) fn reaching(edges: &[Vec<usize>], mut marked: Vec<bool>) -> Vec<bool> {
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); edges.len()];
+    for (from, out) in edges.iter().enumerate() {
+        for &to in out {
+            callers[to].push(from);
+        }
+    }
+    let mut stack: Vec<usize> = (0..edges.len()).filter(|n| marked[*n]).collect();
+    while let Some(n) = stack.pop() {
+        for &c in &callers[n] {
+            if !marked[c] {
+                marked[c] = true;
+                stack.push(c);
+            }
+        }
+    }
+    marked
 }
 
 /// Strongly connected components (Tarjan's algorithm without recursion): the component

@@ -516,18 +516,14 @@ impl<'a> Ctx<'a> {
     /// reaches (through struct fields and alias targets) a struct with a default to apply.
     /// Computed once for all types, backwards from those structs, in linear time.
     fn compute_fills(&self) -> Vec<bool> {
-        let n = self.ir.types.len();
-        let mut users: Vec<Vec<TypeId>> = vec![Vec::new(); n];
-        let mut fills = vec![false; n];
-        let mut work = Vec::new();
-        for (id, def) in self.ir.types.iter().enumerate() {
+        let mut named_by: Vec<Vec<TypeId>> = Vec::with_capacity(self.ir.types.len());
+        let mut fills = Vec::with_capacity(self.ir.types.len());
+        for def in &self.ir.types {
             let mut named = BTreeSet::new();
+            let mut own = false;
             match &def.kind {
                 TypeKind::Struct(s) => {
-                    if s.fields.iter().any(|f| self.default_of(f).is_some()) {
-                        fills[id] = true;
-                        work.push(id);
-                    }
+                    own = s.fields.iter().any(|f| self.default_of(f).is_some());
                     s.fields
                         .iter()
                         .for_each(|f| self.named_in(&f.ty, &mut named));
@@ -535,19 +531,10 @@ impl<'a> Ctx<'a> {
                 TypeKind::Alias(t) => self.named_in(t, &mut named),
                 _ => {}
             }
-            for r in named {
-                users[r].push(id);
-            }
+            named_by.push(named.into_iter().collect());
+            fills.push(own);
         }
-        while let Some(id) = work.pop() {
-            for &u in &users[id] {
-                if !fills[u] {
-                    fills[u] = true;
-                    work.push(u);
-                }
-            }
-        }
-        fills
+        crate::backend::depth::reaching(&named_by, fills)
     }
 
     fn type_fills(&self, id: TypeId) -> bool {

@@ -371,13 +371,11 @@ impl<'c> Builder<'c> {
     /// nodes with an `items` check whose node is not checked inline, and their callers.
     fn item_calls(&self) -> Vec<bool> {
         let nodes = &self.ctx.ir.program.nodes;
-        let mut callers: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
-        for (from, n) in nodes.iter().enumerate() {
-            for to in n.checks.iter().flat_map(Check::children) {
-                callers[to].push(from);
-            }
-        }
-        let mut out: Vec<bool> = nodes
+        let edges: Vec<Vec<usize>> = nodes
+            .iter()
+            .map(|n| n.checks.iter().flat_map(Check::children).collect())
+            .collect();
+        let calls = nodes
             .iter()
             .map(|n| {
                 n.checks.iter().any(
@@ -385,16 +383,7 @@ impl<'c> Builder<'c> {
                 )
             })
             .collect();
-        let mut stack: Vec<usize> = (0..nodes.len()).filter(|n| out[*n]).collect();
-        while let Some(n) = stack.pop() {
-            for &c in &callers[n] {
-                if !out[c] {
-                    out[c] = true;
-                    stack.push(c);
-                }
-            }
-        }
-        out
+        crate::backend::depth::reaching(&edges, calls)
     }
 
     /// A child-node call in quick mode, at the current location.
