@@ -333,7 +333,7 @@ pub(super) struct Deferral {
     /// The levels pydantic follows to build each type's schema (a complete class's schema
     /// holds those of the classes it names).
     cost: Vec<usize>,
-    /// The levels pydantic descends into to build a value of each type (`build_depths`).
+    /// The levels pydantic descends into to build a value of each type (`build_depth`).
     pub(super) build_depth: Vec<Option<usize>>,
     /// Whether a union or alias is `None` as written (`X: TypeAlias = None`): such a name is
     /// written `None` where it is used, since `X | None` would be `None | None`, a `TypeError`.
@@ -371,7 +371,7 @@ impl Deferral {
             cyclic,
             class,
             cost: vec![1; n],
-            build_depth: build_depths(ir),
+            build_depth: vec![None; n],
             null: vec![false; n],
         };
         // Types in the order their components complete: what a type names comes first. On a
@@ -383,6 +383,11 @@ impl Deferral {
                 TypeKind::Union(u) => u.variants.iter().all(|v| d.is_null(&v.ty)),
                 TypeKind::Alias(_) => d.is_null(&alias_ty(ir, id)),
                 _ => false,
+            };
+            d.build_depth[id] = if d.cyclic[d.component[id]] {
+                None
+            } else {
+                build_depth(ir, id, &d.build_depth)
             };
             d.cost[id] = match &ir.types[id].kind {
                 // A discriminated union names its variants' classes as they are (pydantic
@@ -520,10 +525,11 @@ pub(super) fn choice_nodes(ir: &Ir, id: TypeId) -> Option<Vec<NodeId>> {
     }
 }
 
-/// The levels of nested values pydantic descends into to build a value of each type (a model,
-/// a list, a dict each one; `Any` none: pydantic keeps such a value as it is), or `None` when a
-/// type reaches a cycle of types and its values can nest without bound.
-pub(super) fn build_depths(ir: &Ir) -> Vec<Option<usize>> {
+/// The levels of nested values pydantic descends into to build a value of type `id` (a model,
+/// a list, a dict each one; `Any` none: pydantic keeps such a value as it is), from those of
+/// the types it names (`known`), or `None` when it reaches a cycle of types and its values can
+/// nest without bound.
+fn build_depth(ir: &Ir, id: TypeId, known: &[Option<usize>]) -> Option<usize> {
     fn depth(ty: &Ty, known: &[Option<usize>]) -> Option<usize> {
         match ty {
             Ty::Nullable(t) => depth(t, known),
@@ -532,35 +538,18 @@ pub(super) fn build_depths(ir: &Ir) -> Vec<Option<usize>> {
             _ => Some(0),
         }
     }
-    let n = ir.types.len();
-    let edges = |id: TypeId| ir.references(id);
-    let component = crate::ir::cycles::components(n, &edges);
-    let mut members = vec![0usize; n];
-    for id in 0..n {
-        members[component[id]] += 1;
-    }
-    // Components complete after the components they reach: what a type names comes first.
-    let mut order: Vec<TypeId> = (0..n).collect();
-    order.sort_by_key(|id| component[*id]);
-    let mut known: Vec<Option<usize>> = vec![None; n];
-    for id in order {
-        if members[component[id]] > 1 || edges(id).contains(&id) {
-            continue;
+    let max = |tys: &mut dyn Iterator<Item = &Ty>| {
+        tys.map(|t| depth(t, known))
+            .try_fold(0, |m, d| d.map(|d| m.max(d)))
+    };
+    match &ir.types[id].kind {
+        TypeKind::Struct(s) => {
+            max(&mut s.fields.iter().map(|f| &f.ty).chain(&s.extra)).map(|d| d + 1)
         }
-        let max = |tys: &mut dyn Iterator<Item = &Ty>| {
-            tys.map(|t| depth(t, &known))
-                .try_fold(0, |m, d| d.map(|d| m.max(d)))
-        };
-        known[id] = match &ir.types[id].kind {
-            TypeKind::Struct(s) => {
-                max(&mut s.fields.iter().map(|f| &f.ty).chain(&s.extra)).map(|d| d + 1)
-            }
-            TypeKind::Union(u) => max(&mut u.variants.iter().map(|v| &v.ty)),
-            TypeKind::Alias(t) => depth(t, &known),
-            TypeKind::Enum(_) => Some(0),
-        };
+        TypeKind::Union(u) => max(&mut u.variants.iter().map(|v| &v.ty)),
+        TypeKind::Alias(t) => depth(t, known),
+        TypeKind::Enum(_) => Some(0),
     }
-    known
 }
 
 #[cfg(test)]
@@ -572,7 +561,8 @@ mod tests {
             .schema_sources(vec![("s.json".into(), schema.into())])
             .ir()
             .expect("the schema builds");
-        let depth = build_depths(&ir);
+        let canon: Vec<TypeId> = (0..ir.types.len()).collect();
+        let depth = Deferral::new(&ir, &canon).build_depth;
         let mut out: Vec<_> = ir
             .types
             .iter()
