@@ -40,7 +40,13 @@ bash tests/packaging/run.sh
 stage "conformance (JSON-Schema-Test-Suite)"
 suite="${CTXGEN_SUITE:-../shared/corpus/json-schema-test-suite}"
 [ -d "$suite" ] || { echo "error: the JSON-Schema-Test-Suite is not at $suite (set CTXGEN_SUITE)" >&2; exit 1; }
-CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-conformance -- "$suite" \
+# The runners below are the dev builds `cargo test` has mostly made already: they spend their
+# time in cargo, tsc, node and python, not in ctxgen (the same conformance run takes as long
+# with release builds), and a release build of ctxgen, jsonschema and the runners costs six
+# minutes on two cores. Each runner starts the `ctxgen` binary next to it.
+cargo build --quiet -p ctxgen -p ctxgen-tools --bins
+tools=target/debug
+CTXGEN_PYTHON=tests/python/.venv/bin/python "$tools/ctxgen-conformance" "$suite" \
   --work target/conformance --report target/conformance.md --baseline tests/conformance-baseline.txt --require-agreement
 if ! diff -q target/conformance.md docs/conformance.md >/dev/null; then
   echo "error: docs/conformance.md is out of date; copy target/conformance.md over it" >&2
@@ -49,19 +55,17 @@ if ! diff -q target/conformance.md docs/conformance.md >/dev/null; then
 fi
 
 stage "hostile patterns (tests/patterns: expected verdicts, agreement, 10,000-character inputs)"
-CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-conformance -- tests/patterns \
+CTXGEN_PYTHON=tests/python/.venv/bin/python "$tools/ctxgen-conformance" tests/patterns \
   --work target/patterns --baseline tests/patterns/baseline.txt --require-agreement
 
-stage "SchemaStore subset (tests/corpus-subset.txt): generate, cargo check, tsc, import, mypy"
+stage "SchemaStore subset (tests/corpus-subset.txt): generate, clippy -D warnings on each Rust crate, tsc, import, mypy"
 corpus="${CTXGEN_CORPUS:-../shared/corpus/schemastore}"
 [ -d "$corpus" ] || { echo "error: the SchemaStore corpus is not at $corpus (set CTXGEN_CORPUS)" >&2; exit 1; }
-# The runner starts the release `ctxgen` binary for each file: build both.
-cargo build --quiet --release --bin ctxgen
-CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-corpus -- "$corpus" \
-  --list tests/corpus-subset.txt --require-all --work target/corpus-subset --report target/corpus-subset.md
+CTXGEN_PYTHON=tests/python/.venv/bin/python "$tools/ctxgen-corpus" "$corpus" \
+  --list tests/corpus-subset.txt --require-all --clippy --work target/corpus-subset --report target/corpus-subset.md
 
 stage "SchemaStore package.json with the ten schemas it references, as one directory: Python imports and mypy --strict"
-CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --release -p ctxgen-tools --bin ctxgen-release-builds -- "$corpus" \
+CTXGEN_PYTHON=tests/python/.venv/bin/python "$tools/ctxgen-release-builds" "$corpus" \
   --largest 0 --directory package.json --python --no-builds --work target/release-builds-quick \
   --report target/release-builds-quick.md
 
@@ -71,13 +75,9 @@ CTXGEN_PYTHON=tests/python/.venv/bin/python cargo run --quiet --example ctxgen-i
   --baseline tests/instances-baseline.txt --require-agreement --require-round-trip \
   --report target/instances-subset.md --json target/instances-subset.json
 
-stage "clippy -D warnings on the crates generated from the SchemaStore subset"
-bash tests/corpus-clippy.sh target/corpus-clippy
-
 stage "hostile schemas (docs/fuzzing.md): the fixtures of tests/hostile (build checks of the small ones), then a 200-mutant fuzz smoke"
-cargo build --quiet --release -p ctxgen -p ctxgen-tools --bin ctxgen --bin ctxgen-fuzz
-target/release/ctxgen-fuzz --fixtures --quick --work target/fuzz-fixtures
-target/release/ctxgen-fuzz --smoke --work target/fuzz-smoke
+"$tools/ctxgen-fuzz" --fixtures --quick --work target/fuzz-fixtures
+"$tools/ctxgen-fuzz" --smoke --work target/fuzz-smoke
 
 stage "generation scale (benches/scale.rs) in quick mode: the bench still runs (no timing is checked)"
 # The test profile reuses what `cargo test` built (`cargo bench` would build every
@@ -85,7 +85,6 @@ stage "generation scale (benches/scale.rs) in quick mode: the bench still runs (
 cargo test --quiet --bench scale -- --quick
 
 stage "validation benchmark (ctxgen-bench) in quick mode: every harness runs and ctxgen's verdicts are the specification's (no timing is checked)"
-cargo build --quiet --release -p ctxgen-tools --bin ctxgen-bench
-CTXGEN_PYTHON=tests/python/.venv/bin/python target/release/ctxgen-bench --quick --corpus "$corpus" \
+CTXGEN_PYTHON=tests/python/.venv/bin/python "$tools/ctxgen-bench" --quick --corpus "$corpus" \
   --instances "${CTXGEN_INSTANCES:-../shared/corpus/schemastore-instances}"
 stage "done"

@@ -154,6 +154,81 @@ pub fn rust(work: &Path, live: &[usize]) -> Result<Verdicts, String> {
     Ok(passed(live, verdicts))
 }
 
+/// clippy `-D warnings` (every feature) on the generated crate of each file: each file generated
+/// again as a crate (`<work>/clippy/f<i>/rust`), all of them members of one workspace, checked
+/// in one `cargo clippy --keep-going` that shares one target directory. A stronger check than
+/// [`rust`] (clippy runs rustc's checks first), for the CI subset, where it replaces both.
+pub fn clippy(exe: &Path, work: &Path, files: &[(usize, &Path)]) -> Result<Verdicts, String> {
+    let ws = work.join("clippy");
+    std::fs::create_dir_all(&ws).map_err(|e| e.to_string())?;
+    let mut verdicts = Verdicts::new();
+    let mut members = Vec::new();
+    for (i, file) in files {
+        let out = ws.join(format!("f{i}"));
+        let (ok, text) = run(Command::new(exe)
+            .args([
+                "generate",
+                "--no-project",
+                "--lang",
+                "rust",
+                "--package-name",
+            ])
+            .arg(format!("corpus-f{i}"))
+            .arg("--out")
+            .arg(&out)
+            .arg(file));
+        if ok {
+            members.push(format!("\"f{i}/rust\""));
+        } else {
+            let first = text.lines().find(|l| l.starts_with("error")).unwrap_or("");
+            verdicts.insert(*i, Verdict::Fail(format!("generating the crate: {first}")));
+        }
+    }
+    std::fs::write(
+        ws.join("Cargo.toml"),
+        format!(
+            "[workspace]\nmembers = [{}]\nresolver = \"2\"\n",
+            members.join(", ")
+        ),
+    )
+    .map_err(|e| e.to_string())?;
+    // The versions ctxgen's own lock file pins, when run from its repository.
+    if Path::new("Cargo.lock").is_file() {
+        std::fs::copy("Cargo.lock", ws.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    }
+    let live: Vec<usize> = files
+        .iter()
+        .map(|(i, _)| *i)
+        .filter(|i| !verdicts.contains_key(i))
+        .collect();
+    // `--keep-going` reports every crate's errors in one run: nothing is hidden, no second run.
+    until_clean(
+        "cargo clippy -D warnings",
+        live.clone(),
+        &mut verdicts,
+        |l| l.contains(": error"),
+        |_| false,
+        |_| {
+            Ok(run(Command::new("cargo")
+                .args([
+                    "clippy",
+                    "--quiet",
+                    "--keep-going",
+                    "--workspace",
+                    "--all-features",
+                    "--message-format",
+                    "short",
+                    "--",
+                    "-D",
+                    "warnings",
+                ])
+                .current_dir(&ws)
+                .env("CARGO_TARGET_DIR", work.join("clippy-target"))))
+        },
+    )?;
+    Ok(passed(&live, verdicts))
+}
+
 /// The crate-level attribute a check crate needs for the generated files it includes as
 /// modules: the highest `recursion_limit` any of them asks for (in `lib.rs` as an attribute, in
 /// a single-file `bindings.rs` as a comment), or nothing.
@@ -421,6 +496,10 @@ mod tests {
         assert_eq!(
             super::blame("../../f7/rust/bindings.rs:1:2: error[E0412]: z"),
             Some(7)
+        );
+        assert_eq!(
+            super::blame("f3/rust/src/types.rs:10:5: error: this could be `Copy`"),
+            Some(3)
         );
         assert_eq!(super::blame("src/lib.rs:3:1: error: nothing"), None);
     }
