@@ -137,7 +137,7 @@ impl Package {
             }
         }
         if let Some(r) = &self.repository {
-            match url::Url::parse(r) {
+            match crate::schema::Uri::parse(r) {
                 Ok(u)
                     if matches!(
                         u.scheme(),

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::{without_fragment, Loc, SchemaSet};
+use super::{Loc, SchemaSet};
 
 /// The name a 2019-09 `"$recursiveAnchor": true` is recorded under.
 pub const RECURSIVE: &str = "";
@@ -34,7 +34,7 @@ impl SchemaSet {
 
     /// The URI of the innermost schema resource holding a location.
     pub fn resource_of(&self, loc: &Loc) -> String {
-        without_fragment(&self.base_at(loc))
+        self.base_at(loc).without_fragment()
     }
 
     /// The dynamic anchors a schema resource declares, sorted by name.

@@ -7,6 +7,7 @@ pub mod keywords;
 mod meta;
 pub mod pointer;
 mod resolve;
+pub mod uri;
 mod vocab;
 mod walk;
 
@@ -14,9 +15,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use url::Url;
 
 pub use dialect::Dialect;
+pub use uri::Uri;
 
 use crate::error::{Error, Location, Result};
 
@@ -40,7 +41,7 @@ pub struct Document {
     /// that reaches generated files, so that they do not depend on how the command was typed.
     pub rel: String,
     /// Its retrieval URI, the base for relative `$ref`s and `$id`s.
-    pub url: Url,
+    pub url: Uri,
     pub root: Value,
     pub dialect: Dialect,
     /// Named by the user (types are emitted for it) rather than only reached by a `$ref`.
@@ -123,7 +124,7 @@ impl SchemaSet {
             )));
         }
         let mut set = SchemaSet::empty(Some(root.clone()), display_dir(dir));
-        set.url_map = url_map.clone();
+        set.url_map = normalized_keys(url_map);
         for file in files {
             set.load_file(&file, true, None, Dialect::Draft2020)
                 .map_err(|e| set.spell_error(e))?;
@@ -166,7 +167,7 @@ impl SchemaSet {
             None => display_dir(&root),
         };
         let mut set = SchemaSet::empty(Some(root), shown);
-        set.url_map = url_map.clone();
+        set.url_map = normalized_keys(url_map);
         for file in &abs {
             set.load_file(file, true, None, Dialect::Draft2020)
                 .map_err(|e| set.spell_error(e))?;
@@ -197,11 +198,11 @@ impl SchemaSet {
     /// Loads schemas held in memory (the bundled protocol schemas).
     pub fn load_sources(sources: &[Source]) -> Result<Self> {
         let mut set = SchemaSet::empty(None, String::from("<bundled>/"));
-        let base = Url::parse("file:///ctxgen-bundled/").expect("static URL");
+        let base = Uri::parse("file:///ctxgen-bundled/").expect("static URL");
         for src in sources {
             let url = base
                 .join(&src.rel)
-                .map_err(|e| Error::Usage(format!("{}: {e}", src.rel)))?;
+                .ok_or_else(|| Error::Usage(format!("{}: not a relative URI", src.rel)))?;
             set.add_document(src.rel.clone(), url, &src.text, true, Dialect::Draft2020)?;
         }
         Ok(set)
@@ -215,7 +216,7 @@ impl SchemaSet {
         &mut self,
         path: &Path,
         named: bool,
-        mapped: Option<Url>,
+        mapped: Option<Uri>,
         fallback: Dialect,
     ) -> Result<DocId> {
         let abs = path.canonicalize().map_err(|source| Error::Io {
@@ -268,12 +269,16 @@ impl SchemaSet {
             if abs.starts_with(root) {
                 return None;
             }
-            Url::parse(&self.mapped_url(abs)?).ok()
+            Uri::parse(&self.mapped_url(abs)?).ok()
         });
         let url = match mapped {
             Some(url) => url,
-            None => Url::from_file_path(abs)
-                .map_err(|()| Error::Usage(format!("bad path {}", abs.display())))?,
+            None => Uri::from_file_path(abs).ok_or_else(|| {
+                Error::Usage(format!(
+                    "{}: a path that is not UTF-8 has no file URI",
+                    abs.display()
+                ))
+            })?,
         };
         self.files_read.push(abs.to_path_buf());
         let id = self.add_document_shown(rel, display, url, &text, named, fallback)?;
@@ -292,7 +297,7 @@ impl SchemaSet {
     fn add_document(
         &mut self,
         rel: String,
-        url: Url,
+        url: Uri,
         text: &str,
         named: bool,
         fallback: Dialect,
@@ -305,7 +310,7 @@ impl SchemaSet {
         &mut self,
         rel: String,
         display: String,
-        url: Url,
+        url: Uri,
         text: &str,
         named: bool,
         fallback: Dialect,
@@ -342,7 +347,7 @@ impl SchemaSet {
             named,
             path: None,
         });
-        self.resources.entry(without_fragment(&url)).or_insert(Loc {
+        self.resources.entry(url.without_fragment()).or_insert(Loc {
             doc: id,
             pointer: String::new(),
         });
@@ -355,7 +360,7 @@ impl SchemaSet {
     /// [`SchemaSet::uri_of`].
     pub fn add_synthetic(&mut self, name: &str, root: Value) -> DocId {
         let id = self.docs.len();
-        let url = Url::parse(&format!("urn:ctxgen:synthetic:{id}")).expect("a valid URN");
+        let url = Uri::parse(&format!("urn:ctxgen:synthetic:{id}")).expect("a valid URN");
         let display = format!("<{name}>");
         self.docs.push(Document {
             display: display.clone(),
@@ -388,13 +393,13 @@ impl SchemaSet {
     }
 
     /// The base URI in force at a location: the document URL changed by every `$id` on the way down.
-    pub fn base_at(&self, loc: &Loc) -> Url {
+    pub fn base_at(&self, loc: &Loc) -> Uri {
         let doc = &self.docs[loc.doc];
         let mut base = doc.url.clone();
         let mut cur = &doc.root;
-        let apply = |base: &mut Url, v: &Value| {
+        let apply = |base: &mut Uri, v: &Value| {
             if let Some(id) = dialect::id_of(v, doc.dialect) {
-                if let Ok(u) = base.join(id) {
+                if let Some(u) = base.join(id) {
                     *base = u;
                 }
             }
@@ -416,20 +421,15 @@ impl SchemaSet {
     }
 }
 
-/// Resolves a reference against a base; fragment-only references also work on URNs.
-pub(crate) fn join(base: &Url, reference: &str) -> Option<Url> {
-    if let Some(frag) = reference.strip_prefix('#') {
-        let mut u = base.clone();
-        u.set_fragment(Some(frag));
-        return Some(u);
-    }
-    base.join(reference).ok()
-}
-
-pub(crate) fn without_fragment(url: &Url) -> String {
-    let mut u = url.clone();
-    u.set_fragment(None);
-    u.to_string()
+/// `--map-url`'s URLs spelled as the resolver spells the URIs it looks up (normalized, without
+/// a fragment), so that `HTTPS://Example.com` maps what `https://example.com/` names.
+fn normalized_keys(map: &BTreeMap<String, PathBuf>) -> BTreeMap<String, PathBuf> {
+    map.iter()
+        .map(|(url, file)| {
+            let key = Uri::parse(url).map_or_else(|_| url.clone(), |u| u.without_fragment());
+            (key, file.clone())
+        })
+        .collect()
 }
 
 fn normalize(path: &Path) -> PathBuf {

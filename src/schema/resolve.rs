@@ -6,11 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use url::Url;
-
 use super::{
-    collect_json_files, dialect, join, json, meta, normalize, pointer, without_fragment, Dialect,
-    Loc, SchemaSet,
+    collect_json_files, dialect, json, meta, normalize, pointer, Dialect, Loc, SchemaSet, Uri,
 };
 use crate::error::{Error, Location, Result};
 
@@ -19,7 +16,7 @@ impl SchemaSet {
     pub fn resolve(&mut self, from: &Loc, reference: &str) -> Result<Loc> {
         let here = self.location(from);
         let base = self.base_at(from);
-        let target = join(&base, reference).ok_or_else(|| {
+        let target = base.join(reference).ok_or_else(|| {
             Error::schema(
                 here.clone(),
                 format!("$ref `{reference}` is not a valid URI reference"),
@@ -29,7 +26,7 @@ impl SchemaSet {
             .fragment()
             .map(pointer::percent_decode)
             .unwrap_or_default();
-        let doc_uri = without_fragment(&target);
+        let doc_uri = target.without_fragment();
         let resource = match self.resources.get(&doc_uri) {
             Some(r) => r.clone(),
             None => {
@@ -73,14 +70,14 @@ impl SchemaSet {
         &mut self,
         here: &Location,
         reference: &str,
-        target: &Url,
+        target: &Uri,
         fallback: Dialect,
     ) -> Result<Loc> {
-        let doc_uri = without_fragment(target);
+        let doc_uri = target.without_fragment();
         let mut mapped = None;
         let candidate = match target.scheme() {
             "file" => {
-                let path = target.to_file_path().ok();
+                let path = target.to_file_path();
                 let root = self.root_dir.clone();
                 match (path, root) {
                     (Some(path), Some(root)) => {
@@ -101,13 +98,14 @@ impl SchemaSet {
             }
             "http" | "https" => match self.url_map.get(&doc_uri) {
                 Some(file) => {
-                    mapped = Url::parse(&doc_uri).ok();
+                    mapped = Uri::parse(&doc_uri).ok();
                     Some(file.clone())
                 }
                 None => None,
             }
             .or_else(|| {
-                let name = target.path_segments()?.next_back()?.to_string();
+                // Still percent-encoded: a `/` in it stays `%2F`, and names no directory.
+                let name = target.last_segment().to_string();
                 let root = self.root_dir.as_ref()?;
                 let file = root.join(if name.ends_with(".json") {
                     name
@@ -122,7 +120,7 @@ impl SchemaSet {
         if candidate.as_ref().is_none_or(|f| !f.is_file()) {
             if let Some(text) = meta::find(&doc_uri) {
                 let url =
-                    Url::parse(&doc_uri).map_err(|e| Error::Usage(format!("{doc_uri}: {e}")))?;
+                    Uri::parse(&doc_uri).map_err(|e| Error::Usage(format!("{doc_uri}: {e}")))?;
                 let rel = format!("<meta-schema {}>", url.path().trim_start_matches('/'));
                 let doc = self.add_document(rel, url, text, false, fallback)?;
                 let loc = Loc {
@@ -189,8 +187,8 @@ impl SchemaSet {
         let Ok(root) = json::parse(text.strip_prefix('\u{feff}').unwrap_or(&text)) else {
             return false;
         };
-        let id = dialect::id_of(&root, Dialect::of(&root)).and_then(|id| Url::parse(id).ok());
-        id.is_some_and(|id| without_fragment(&id) == uri)
+        let id = dialect::id_of(&root, Dialect::of(&root)).and_then(|id| Uri::parse(id).ok());
+        id.is_some_and(|id| id.without_fragment() == uri)
     }
 
     pub(crate) fn add_resource(&mut self, uri: String, loc: Loc) {

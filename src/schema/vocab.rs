@@ -99,7 +99,8 @@ pub(super) fn of_document(
     if meta::find(uri).is_some() {
         return Ok(Vocabularies::default());
     }
-    let Some(file) = set.url_map.get(uri).cloned() else {
+    let key = super::Uri::parse(uri).map_or_else(|_| uri.to_string(), |u| u.without_fragment());
+    let Some(file) = set.url_map.get(&key).cloned() else {
         return Ok(Vocabularies::default());
     };
     let here = Location::new(display.to_string(), "/$schema");

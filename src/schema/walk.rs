@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::dynamic::RECURSIVE;
-use super::{dialect, join, pointer, without_fragment, Dialect, DocId, Loc, SchemaSet};
+use super::{dialect, pointer, Dialect, DocId, Loc, SchemaSet};
 use crate::error::Result;
 
 /// Keywords whose value is one subschema.
@@ -66,37 +66,38 @@ pub(super) fn index(set: &mut SchemaSet, doc: DocId) -> Result<()> {
     let mut anchors: Vec<(String, String)> = Vec::new();
     // (resource, name, pointer) of every dynamic anchor (`super::dynamic`).
     let mut dynamic: Vec<(String, String, String)> = Vec::new();
-    let mut stack: Vec<(&Value, String, url::Url)> = vec![(&d.root, String::new(), d.url.clone())];
+    let mut stack: Vec<(&Value, String, super::Uri)> =
+        vec![(&d.root, String::new(), d.url.clone())];
     while let Some((schema, at, mut base)) = stack.pop() {
         let mut resource_root = at.is_empty();
         if let Some(id) = dialect::id_of(schema, d.dialect) {
-            if let Some(u) = join(&base, id) {
+            if let Some(u) = base.join(id) {
                 if let Some(frag) = u
                     .fragment()
                     .filter(|f| !f.is_empty() && !f.starts_with('/'))
                 {
-                    anchors.push((format!("{}#{frag}", without_fragment(&u)), at.clone()));
+                    anchors.push((format!("{}#{frag}", u.without_fragment()), at.clone()));
                 } else {
                     base = u;
-                    found.push((without_fragment(&base), at.clone()));
+                    found.push((base.without_fragment(), at.clone()));
                     resource_root = true;
                 }
             }
         }
         if d.dialect == Dialect::Draft2020 {
             if let Some(name) = schema.get("$dynamicAnchor").and_then(Value::as_str) {
-                dynamic.push((without_fragment(&base), name.to_string(), at.clone()));
+                dynamic.push((base.without_fragment(), name.to_string(), at.clone()));
             }
         }
         if d.dialect == Dialect::Draft2019
             && resource_root
             && schema.get("$recursiveAnchor") == Some(&Value::Bool(true))
         {
-            dynamic.push((without_fragment(&base), RECURSIVE.to_string(), at.clone()));
+            dynamic.push((base.without_fragment(), RECURSIVE.to_string(), at.clone()));
         }
         for key in ["$anchor", "$dynamicAnchor"] {
             if let Some(name) = schema.get(key).and_then(Value::as_str) {
-                anchors.push((format!("{}#{name}", without_fragment(&base)), at.clone()));
+                anchors.push((format!("{}#{name}", base.without_fragment()), at.clone()));
             }
         }
         children(schema, &at, &mut |sub, p| {
