@@ -80,10 +80,15 @@ fn main() {
 }
 "#;
 
+/// The driver's build: the generated crates unoptimized, their dependencies (serde_json, the
+/// regex engines) optimized a little. A suite's crates hold thousands of small schemas that
+/// each run a few instances: an optimized build of them took minutes and saved nothing.
+const PROFILE: &str = "[profile.dev]\ndebug = false\n\n[profile.dev.package.\"*\"]\nopt-level = 1\n\n[profile.dev.package.conformance]\nopt-level = 0\n\n";
+
 fn rust(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
     std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
     let manifest = format!(
-        "[package]\nname = \"driver\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nconformance = {{ path = {:?} }}\nserde_json = \"1\"\n\n[workspace]\n",
+        "[package]\nname = \"driver\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nconformance = {{ path = {:?} }}\nserde_json = \"1\"\n\n{PROFILE}[workspace]\n",
         out.join("rust").display().to_string()
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
@@ -91,13 +96,15 @@ fn rust(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
     let target = dir.parent().unwrap().join("rust-target");
     exec(
         Command::new("cargo")
-            .args(["build", "--quiet", "--release"])
+            .args(["build", "--quiet"])
             .current_dir(dir)
-            .env("CARGO_TARGET_DIR", &target),
+            .env("CARGO_TARGET_DIR", &target)
+            .env("CARGO_INCREMENTAL", "0")
+            .env_remove("CARGO_PROFILE_DEV_DEBUG"),
         "cargo build (rust driver)",
     )?;
     exec(
-        Command::new(target.join("release/driver")).arg(cases),
+        Command::new(target.join("debug/driver")).arg(cases),
         "rust driver",
     )
 }
