@@ -182,6 +182,14 @@ impl Config {
         self
     }
 
+    /// Python only: also writes the native accelerator, `<out>/python/native/` (a PyO3 crate
+    /// of the Rust validators, built with maturin), which the Python package uses instead of
+    /// its pure Python validators when it is installed and was generated in the same run.
+    pub fn python_native(&mut self, native: bool) -> &mut Self {
+        self.options.python_native = native;
+        self
+    }
+
     /// Fails on warnings too.
     pub fn deny_warnings(&mut self, deny: bool) -> &mut Self {
         self.deny_warnings = deny;
@@ -218,6 +226,7 @@ impl Config {
             .deny_warnings(p.warnings.deny)
             .allow_keywords(&p.warnings.allow_keywords)
             .single_file(p.rust.single_file)
+            .python_native(p.python.native)
             .assert_formats(p.assert_formats);
         if let Some(langs) = p.langs() {
             self.languages(&langs);

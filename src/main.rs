@@ -26,7 +26,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Generate (or with --check, verify) the bindings.
-    Generate(GenerateArgs),
+    Generate(Box<GenerateArgs>),
     /// Write a project file, ctxgen.toml, in the current directory.
     Init(InitArgs),
     /// What a schema change breaks on the wire and in each generated API, and the version bump
@@ -104,6 +104,9 @@ pub struct GenerateArgs {
     /// Rust: write one self-contained bindings.rs (for include!) instead of a crate
     #[arg(long)]
     pub single_file: bool,
+    /// Python: also write the native accelerator, <out>/python/native (PyO3, built with maturin)
+    #[arg(long)]
+    pub python_native: bool,
     /// `format` asserts in 2019-09/2020-12 schemas too (an annotation there by default)
     #[arg(long)]
     pub assert_formats: bool,
@@ -130,7 +133,7 @@ pub enum LangArg {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Generate(args) => cli::generate::run(args),
+        Command::Generate(args) => cli::generate::run(*args),
         Command::Init(args) => cli::init::run(args),
         Command::Diff(args) => ctxgen::diff::cli::diff(args),
         Command::CheckCompat(args) => ctxgen::diff::cli::check_compat(args),

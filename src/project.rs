@@ -103,6 +103,9 @@ pub struct PythonSection {
     pub distribution: Option<String>,
     /// The import name (default: the distribution name in snake_case).
     pub import: Option<String>,
+    /// Also write the native accelerator (`<out>/python/native/`, built with maturin).
+    #[serde(default)]
+    pub native: bool,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -232,6 +235,7 @@ version = "0.1.0"
 [python]
 # distribution = {name}
 # import = "snake_case_name"
+# native = true             # also write native/, the PyO3 accelerator (built with maturin)
 
 [map-url]
 # "https://example.com/schemas/a.json" = "vendor/a.json"

@@ -23,6 +23,9 @@ pub struct Options {
     pub package: crate::package::Package,
     /// Rust only: one self-contained `bindings.rs` to `include!` (for build scripts).
     pub single_file: bool,
+    /// Python only: also write the native accelerator (`native/`, a PyO3 crate built with
+    /// maturin) that the package uses instead of its pure Python validators when installed.
+    pub python_native: bool,
 }
 
 /// The files of one package, by path relative to the package root.

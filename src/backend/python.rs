@@ -42,6 +42,7 @@ pub use lit::translate_pattern;
 mod graph;
 pub(crate) use graph::DEEP_BUILD;
 mod layout;
+mod native;
 mod order;
 mod types;
 mod validators;
@@ -61,6 +62,8 @@ struct RuntimeTpl {
     header: &'static str,
     /// Some node checks `format: regex`: the runtime imports `regress` for ECMA-262 syntax.
     ecma_regex: bool,
+    /// The native accelerator: its import name and fingerprint, as Python string literals.
+    native: Option<(String, String)>,
 }
 
 #[derive(Template)]
@@ -152,6 +155,20 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         ))
     });
     files.insert(format!("{base}/py.typed"), String::new());
+    let validators = render_validators(ir)?;
+    let native = match opts.python_native {
+        true => {
+            let bindings = native::bindings(ir, opts)?;
+            let fingerprint = native::fingerprint(&[&bindings, &validators]);
+            native::render(ir, opts, &pkg, bindings, &fingerprint, &mut files)?;
+            Some((
+                lit::string(&native::module_name(&pkg)),
+                lit::string(&fingerprint),
+            ))
+        }
+        false => None,
+    };
+    let accelerated = native.is_some();
     files.insert(
         format!("{base}/_runtime.py"),
         eol(run(
@@ -159,10 +176,11 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             &RuntimeTpl {
                 header: GENERATED,
                 ecma_regex,
+                native,
             },
         )?),
     );
-    files.insert(format!("{base}/_validators.py"), render_validators(ir)?);
+    files.insert(format!("{base}/_validators.py"), validators);
     let mut init_modules = Vec::new();
     let mut all = vec![
         "SCHEMAS".to_string(),
@@ -184,13 +202,29 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         if cycles[m].len() == 1 {
             files.insert(
                 format!("{base}/{}.py", module_names[m]),
-                render_module(ir, &canon, &deferral, &names, &type_files, &[m])?,
+                render_module(
+                    ir,
+                    &canon,
+                    &deferral,
+                    &names,
+                    &type_files,
+                    &[m],
+                    accelerated,
+                )?,
             );
         } else {
             if cycles[m][0] == m {
                 files.insert(
                     format!("{base}/{}.py", type_files[m]),
-                    render_module(ir, &canon, &deferral, &names, &type_files, &cycles[m])?,
+                    render_module(
+                        ir,
+                        &canon,
+                        &deferral,
+                        &names,
+                        &type_files,
+                        &cycles[m],
+                        accelerated,
+                    )?,
                 );
             }
             files.insert(

@@ -17,7 +17,7 @@ mod default_derive;
 mod flows;
 mod helpers;
 mod layout;
-mod limits;
+pub(crate) mod limits;
 mod objects;
 mod serde_impl;
 mod validators;

@@ -177,6 +177,9 @@ pub fn configure(a: &GenerateArgs) -> Result<Setup, Fail> {
     if a.assert_formats {
         config.assert_formats(true);
     }
+    if a.python_native {
+        config.python_native(true);
+    }
     Ok(Setup {
         out: config.out_path().to_path_buf(),
         config,

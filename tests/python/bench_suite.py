@@ -197,6 +197,29 @@ class Harness:
         loads = json.loads
         return lambda text: parse(loads(text))
 
+    def ctxgen_native(self, mode: str, t: Target) -> Callable[[Any], Any]:
+        """``ctxgen`` with the package's native accelerator (``ctxgen`` itself runs with it
+        switched off for its passes: ``pure``)."""
+        if not self.package(t)._runtime.ACCELERATED:
+            raise Unrepresentable("the native accelerator is not installed")
+        return self.ctxgen(mode, t)
+
+    def pure(self, t: Target, run: Pass) -> Pass:
+        """``run`` with the package's native accelerator switched off."""
+        rt = self.package(t)._runtime
+        native = getattr(rt, "_native_violations", None)
+        if native is None:
+            return run
+
+        def pure_run() -> int:
+            rt._native_violations = None
+            try:
+                return run()
+            finally:
+                rt._native_violations = native
+
+        return pure_run
+
     # jsonschema-rs -----------------------------------------------------------------
 
     def jsonschema_rs(self, mode: str, t: Target) -> Callable[[Any], Any]:
@@ -335,6 +358,9 @@ PLAN = (
     ("ctxgen", "check"),
     ("ctxgen", "errors"),
     ("ctxgen", "parse"),
+    ("ctxgen-native", "check"),
+    ("ctxgen-native", "errors"),
+    ("ctxgen-native", "parse"),
     ("fastjsonschema", "check"),
     ("jsonschema-rs", "check"),
     ("jsonschema-rs", "errors"),
@@ -369,6 +395,7 @@ class Runner:
         self.made: dict[tuple[str, str, int], Callable[[Any], Any] | str] = {}
         self.makers: dict[str, Callable[[str, Target], Callable[[Any], Any]]] = {
             "ctxgen": self.h.ctxgen,
+            "ctxgen-native": self.h.ctxgen_native,
             "fastjsonschema": self.h.fastjsonschema,
             "jsonschema-rs": self.h.jsonschema_rs,
             "pydantic": self.h.pydantic,
@@ -405,9 +432,14 @@ class Runner:
             return floor_pass(loads, [it.text for it in w.items])
         if mode == "parse":
             fns = [(self.function(impl, mode, it.target), it.text) for it in w.items]
-            return parse_pass(fns, self.errors_of(impl, w), w.valid)
-        pairs = [(self.function(impl, mode, it.target), it.value) for it in w.items]
-        return verdict_pass(pairs, w.valid)
+            run = parse_pass(fns, self.errors_of(impl, w), w.valid)
+        else:
+            pairs = [(self.function(impl, mode, it.target), it.value) for it in w.items]
+            run = verdict_pass(pairs, w.valid)
+        if impl == "ctxgen":
+            # A workload's items are of one schema set: one package, one accelerator.
+            return self.h.pure(self.m.targets[w.items[0].target], run)
+        return run
 
     def workload(self, w: Workload) -> list[dict[str, Any]]:
         entries: list[dict[str, Any]] = []

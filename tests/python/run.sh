@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests the generated Python package: generates it from schemas/, installs it into a
 # virtualenv made from the pinned requirements, and runs ruff format --check, ruff check,
-# mypy --strict (package and tests) and pytest (schema and helper vectors).
+# mypy --strict (package and tests), builds the native accelerator and runs pytest (schema and
+# helper vectors) without it and with it.
 #
 # Usage: tests/python/run.sh [pytest args...]
 # Environment: PYTHON (default python3), CTXGEN_PY_OUT (output directory, default
@@ -70,5 +71,17 @@ for src in "${fixture_src[@]}"; do
 done
 step "mypy --strict (tests)" env MYPYPATH="$pkg_src:$fixture_path" "$venv/bin/mypy" --strict \
     --cache-dir "$venv/.mypy_cache" --explicit-package-bases "$here"
-step "pytest" env PYTHONPATH="$pkg_src:$fixture_path:$here" "$venv/bin/python" -m pytest -q -p no:cacheprovider "$here" "$@"
+# The native accelerator (native/, PyO3): clippy, then a dev build into the virtualenv. The
+# whole suite runs on the pure Python validators (CTXGEN_NATIVE=0), then the vectors and the
+# accelerator's own tests with it on.
+native="$out/native/Cargo.toml"
+[ -f "$native" ] || { echo "error: generation produced no native accelerator in $out/native" >&2; exit 1; }
+step "native accelerator: clippy -D warnings" env CARGO_TARGET_DIR="$root/target/python-native" \
+    cargo clippy --quiet --manifest-path "$native" -- -D warnings
+step "native accelerator: maturin develop" env VIRTUAL_ENV="$venv" CARGO_TARGET_DIR="$root/target/python-native" \
+    "$venv/bin/python" -m maturin develop --quiet --manifest-path "$native"
+step "pytest (pure Python)" env CTXGEN_NATIVE=0 PYTHONPATH="$pkg_src:$fixture_path:$here" \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider -m "not native" "$here" "$@"
+step "pytest (native accelerator)" env PYTHONPATH="$pkg_src:$fixture_path:$here" \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider "$here/test_vectors.py" "$here/test_native.py" "$@"
 exit "$status"

@@ -67,6 +67,8 @@ pub(super) struct ModuleTpl {
     classes: Vec<PyClass>,
     aliases: Vec<PyAlias>,
     entries: Vec<PyEntry>,
+    /// The package has a native accelerator: `validate_x`/`parse_x` name their node's number.
+    native: bool,
 }
 
 pub(super) struct MBuilder<'a> {
@@ -680,6 +682,7 @@ pub(super) fn render_module(
     names: &[String],
     module_names: &[String],
     members: &[usize],
+    native: bool,
 ) -> Result<String> {
     let m = members[0];
     let module = &ir.modules[m];
@@ -922,6 +925,7 @@ pub(super) fn render_module(
         classes,
         aliases: aliases_sorted,
         entries,
+        native,
     };
     run("python/module.py.j2", &tpl).map(eol)
 }

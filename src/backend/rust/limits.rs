@@ -60,7 +60,7 @@ const DEFAULT: usize = 128;
 const PER_TYPE: usize = 2;
 
 /// The `recursion_limit` the crate needs for its types, when the default of 128 is too low.
-pub(super) fn recursion_limit(ir: &Ir) -> Option<usize> {
+pub(crate) fn recursion_limit(ir: &Ir) -> Option<usize> {
     let n = crate::ir::nesting::deepest_weighted(ir, &|id| levels(ir, id)).0;
     (n > DEFAULT * 3 / 4).then(|| (n + 64).max(2 * DEFAULT))
 }

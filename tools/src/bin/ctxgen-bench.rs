@@ -95,7 +95,14 @@ fn main() {
         let r = match lang.as_str() {
             "rust" => bench::rust(&manifest_path, &work, !args.quick),
             "typescript" => bench::typescript(&root, &manifest_path, &work),
-            "python" => bench::python(&root, &manifest_path, &work),
+            "python" => match bench::python(&root, &manifest_path, &work, args.quick) {
+                Ok((pure, native)) => {
+                    results.push((lang.clone(), Ok(pure)));
+                    results.push(("python-native".to_string(), Ok(native)));
+                    continue;
+                }
+                Err(e) => Err(e),
+            },
             other => fail(&format!("unknown language {other}")),
         };
         if let Err(e) = &r {

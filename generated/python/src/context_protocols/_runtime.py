@@ -11,9 +11,11 @@ import decimal
 import importlib
 import json
 import math
+import os
 import re
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
@@ -612,9 +614,9 @@ def unevaluated_items(
     return ok
 
 
-def check(validator: Validator, data: Any) -> None:
+def check(validator: Validator, data: Any, node: int = -1) -> None:
     """Runs a validator; raises ``ValidationError`` with every violation when it fails."""
-    out = violations(validator, data)
+    out = violations(validator, data, node)
     if out:
         raise ValidationError(out)
 
@@ -1582,12 +1584,54 @@ def too_deep(p: str, out: list[Violation] | None) -> bool:
     return False
 
 
-def violations(validator: Validator, data: Any) -> list[Violation]:
-    """Every violation of ``data``. A deeply nested instance can need more frames than
-    Python's recursion limit allows (several per level, ``MAX_DEPTH`` levels at most): the
-    validator then runs again with the limit raised (pure Python calls take no C stack on
-    Python 3.11 and later), and the limit is restored afterwards.
+#: The native accelerator's import name, and the fingerprint of the validation program this
+#: package was generated with: an accelerator built from another program is not used.
+_NATIVE_MODULE: Final = "context_protocols_native"
+_NATIVE_FINGERPRINT: Final = "90a020217b6a53ba"
+
+_NativeViolations = Callable[[int, Any], "list[tuple[str, str, str]] | None"]
+
+
+def _load_native() -> _NativeViolations | None:
+    """The accelerator's ``violations``, when it is installed, is the one generated with this
+    package, and ``CTXGEN_NATIVE`` is not ``0``; else ``None``."""
+    if os.environ.get("CTXGEN_NATIVE", "") == "0":
+        return None
+    try:
+        module = importlib.import_module(_NATIVE_MODULE)
+    except ImportError:
+        return None
+    if getattr(module, "FINGERPRINT", None) != _NATIVE_FINGERPRINT:
+        warnings.warn(
+            f"{_NATIVE_MODULE} was built from other schemas than this package: it is not used"
+            " (rebuild it from the package's native/ folder)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return None
+    return cast("_NativeViolations", module.violations)
+
+
+_native_violations = _load_native()
+
+#: Whether the native accelerator validates (in ``validate_x`` and ``parse_x``).
+ACCELERATED: Final = _native_violations is not None
+
+
+def violations(validator: Validator, data: Any, node: int = -1) -> list[Violation]:
+    """Every violation of ``data``. The native accelerator, when loaded, checks a plain JSON
+    value (node ``node`` of the program, ``validator`` in Python) and gives the same
+    violations in the same order; anything else runs in Python.
+
+    A deeply nested instance can need more frames than Python's recursion limit allows
+    (several per level, ``MAX_DEPTH`` levels at most): the validator then runs again with
+    the limit raised (pure Python calls take no C stack on Python 3.11 and later), and the
+    limit is restored afterwards.
     """
+    if _native_violations is not None and node >= 0:
+        found = _native_violations(node, data)
+        if found is not None:
+            return [Violation._make(v) for v in found]
     out: list[Violation] = []
     try:
         validator(data, "", out)

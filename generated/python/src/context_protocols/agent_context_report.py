@@ -367,12 +367,12 @@ _A3: TypeAdapter[Freshness] = TypeAdapter(Freshness, config=_rt.ADAPTER_CONFIG)
 
 def validate_agent_context_report(data: Any) -> list[Violation]:
     """Every violation of the ``AgentContextReport`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n0, data)
+    return _rt.violations(_v._n0, data, 0)
 
 
 def parse_agent_context_report(data: Any) -> AgentContextReport:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AgentContextReport``."""
-    _rt.check(_v._n0, data)
+    _rt.check(_v._n0, data, 0)
     return _rt.build(AgentContextReport, data)
 
 
@@ -383,12 +383,12 @@ def dump_agent_context_report(value: AgentContextReport) -> Any:
 
 def validate_context_report(data: Any) -> list[Violation]:
     """Every violation of the ``ContextReport`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n1, data)
+    return _rt.violations(_v._n1, data, 1)
 
 
 def parse_context_report(data: Any) -> ContextReport:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ContextReport``."""
-    _rt.check(_v._n1, data)
+    _rt.check(_v._n1, data, 1)
     return _rt.build(ContextReport, data)
 
 
@@ -399,12 +399,12 @@ def dump_context_report(value: ContextReport) -> Any:
 
 def validate_context_window(data: Any) -> list[Violation]:
     """Every violation of the ``ContextWindow`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n5, data)
+    return _rt.violations(_v._n5, data, 5)
 
 
 def parse_context_window(data: Any) -> ContextWindow:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ContextWindow``."""
-    _rt.check(_v._n5, data)
+    _rt.check(_v._n5, data, 5)
     return _rt.build(ContextWindow, data)
 
 
@@ -415,12 +415,12 @@ def dump_context_window(value: ContextWindow) -> Any:
 
 def validate_freshness(data: Any) -> list[Violation]:
     """Every violation of the ``Freshness`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n10, data)
+    return _rt.violations(_v._n10, data, 10)
 
 
 def parse_freshness(data: Any) -> Freshness:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Freshness``."""
-    _rt.check(_v._n10, data)
+    _rt.check(_v._n10, data, 10)
     return _rt.adapt(_A3, data)
 
 
@@ -431,12 +431,12 @@ def dump_freshness(value: Freshness) -> Any:
 
 def validate_file_category_counts(data: Any) -> list[Violation]:
     """Every violation of the ``FileCategoryCounts`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n9, data)
+    return _rt.violations(_v._n9, data, 9)
 
 
 def parse_file_category_counts(data: Any) -> FileCategoryCounts:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``FileCategoryCounts``."""
-    _rt.check(_v._n9, data)
+    _rt.check(_v._n9, data, 9)
     return _rt.build(FileCategoryCounts, data)
 
 
@@ -447,12 +447,12 @@ def dump_file_category_counts(value: FileCategoryCounts) -> Any:
 
 def validate_loaded_project(data: Any) -> list[Violation]:
     """Every violation of the ``LoadedProject`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n8, data)
+    return _rt.violations(_v._n8, data, 8)
 
 
 def parse_loaded_project(data: Any) -> LoadedProject:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``LoadedProject``."""
-    _rt.check(_v._n8, data)
+    _rt.check(_v._n8, data, 8)
     return _rt.build(LoadedProject, data)
 
 
@@ -463,12 +463,12 @@ def dump_loaded_project(value: LoadedProject) -> Any:
 
 def validate_loaded_task(data: Any) -> list[Violation]:
     """Every violation of the ``LoadedTask`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n12, data)
+    return _rt.violations(_v._n12, data, 12)
 
 
 def parse_loaded_task(data: Any) -> LoadedTask:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``LoadedTask``."""
-    _rt.check(_v._n12, data)
+    _rt.check(_v._n12, data, 12)
     return _rt.build(LoadedTask, data)
 
 
@@ -479,12 +479,12 @@ def dump_loaded_task(value: LoadedTask) -> Any:
 
 def validate_loaded_document(data: Any) -> list[Violation]:
     """Every violation of the ``LoadedDocument`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n15, data)
+    return _rt.violations(_v._n15, data, 15)
 
 
 def parse_loaded_document(data: Any) -> LoadedDocument:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``LoadedDocument``."""
-    _rt.check(_v._n15, data)
+    _rt.check(_v._n15, data, 15)
     return _rt.build(LoadedDocument, data)
 
 
@@ -495,12 +495,12 @@ def dump_loaded_document(value: LoadedDocument) -> Any:
 
 def validate_capabilities(data: Any) -> list[Violation]:
     """Every violation of the ``Capabilities`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n16, data)
+    return _rt.violations(_v._n16, data, 16)
 
 
 def parse_capabilities(data: Any) -> Capabilities:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Capabilities``."""
-    _rt.check(_v._n16, data)
+    _rt.check(_v._n16, data, 16)
     return _rt.build(Capabilities, data)
 
 
@@ -511,12 +511,12 @@ def dump_capabilities(value: Capabilities) -> Any:
 
 def validate_memory_state(data: Any) -> list[Violation]:
     """Every violation of the ``MemoryState`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n19, data)
+    return _rt.violations(_v._n19, data, 19)
 
 
 def parse_memory_state(data: Any) -> MemoryState:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``MemoryState``."""
-    _rt.check(_v._n19, data)
+    _rt.check(_v._n19, data, 19)
     return _rt.build(MemoryState, data)
 
 
@@ -527,12 +527,12 @@ def dump_memory_state(value: MemoryState) -> Any:
 
 def validate_report_context_input(data: Any) -> list[Violation]:
     """Every violation of the ``ReportContextInput`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n20, data)
+    return _rt.violations(_v._n20, data, 20)
 
 
 def parse_report_context_input(data: Any) -> ReportContextInput:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ReportContextInput``."""
-    _rt.check(_v._n20, data)
+    _rt.check(_v._n20, data, 20)
     return _rt.build(ReportContextInput, data)
 
 

@@ -50,12 +50,12 @@ _A15: TypeAdapter[ContextPath] = TypeAdapter(ContextPath, config=_rt.ADAPTER_CON
 
 def validate_unit_score(data: Any) -> list[Violation]:
     """Every violation of the ``UnitScore`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n21, data)
+    return _rt.violations(_v._n21, data, 21)
 
 
 def parse_unit_score(data: Any) -> UnitScore:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``UnitScore``."""
-    _rt.check(_v._n21, data)
+    _rt.check(_v._n21, data, 21)
     return _rt.adapt(_A11, data)
 
 
@@ -66,12 +66,12 @@ def dump_unit_score(value: UnitScore) -> Any:
 
 def validate_non_negative_integer(data: Any) -> list[Violation]:
     """Every violation of the ``NonNegativeInteger`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n4, data)
+    return _rt.violations(_v._n4, data, 4)
 
 
 def parse_non_negative_integer(data: Any) -> NonNegativeInteger:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``NonNegativeInteger``."""
-    _rt.check(_v._n4, data)
+    _rt.check(_v._n4, data, 4)
     return _rt.adapt(_A12, data)
 
 
@@ -82,12 +82,12 @@ def dump_non_negative_integer(value: NonNegativeInteger) -> Any:
 
 def validate_date_time(data: Any) -> list[Violation]:
     """Every violation of the ``DateTime`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n3, data)
+    return _rt.violations(_v._n3, data, 3)
 
 
 def parse_date_time(data: Any) -> DateTime:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``DateTime``."""
-    _rt.check(_v._n3, data)
+    _rt.check(_v._n3, data, 3)
     return _rt.adapt(_A13, data)
 
 
@@ -98,12 +98,12 @@ def dump_date_time(value: DateTime) -> Any:
 
 def validate_date_type(data: Any) -> list[Violation]:
     """Every violation of the ``DateType`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n22, data)
+    return _rt.violations(_v._n22, data, 22)
 
 
 def parse_date_type(data: Any) -> DateType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``DateType``."""
-    _rt.check(_v._n22, data)
+    _rt.check(_v._n22, data, 22)
     return _rt.adapt(_A14, data)
 
 
@@ -114,12 +114,12 @@ def dump_date_type(value: DateType) -> Any:
 
 def validate_context_path(data: Any) -> list[Violation]:
     """Every violation of the ``ContextPath`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n23, data)
+    return _rt.violations(_v._n23, data, 23)
 
 
 def parse_context_path(data: Any) -> ContextPath:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ContextPath``."""
-    _rt.check(_v._n23, data)
+    _rt.check(_v._n23, data, 23)
     return _rt.adapt(_A15, data)
 
 

@@ -55,12 +55,12 @@ MessageEnvelope.model_rebuild()
 
 def validate_message_envelope(data: Any) -> list[Violation]:
     """Every violation of the ``MessageEnvelope`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n24, data)
+    return _rt.violations(_v._n24, data, 24)
 
 
 def parse_message_envelope(data: Any) -> MessageEnvelope:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``MessageEnvelope``."""
-    _rt.check(_v._n24, data)
+    _rt.check(_v._n24, data, 24)
     return _rt.build(MessageEnvelope, data)
 
 

@@ -827,12 +827,12 @@ _A42: TypeAdapter[Severity] = TypeAdapter(Severity, config=_rt.ADAPTER_CONFIG)
 
 def validate_document_type(data: Any) -> list[Violation]:
     """Every violation of the ``DocumentType`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n26, data)
+    return _rt.violations(_v._n26, data, 26)
 
 
 def parse_document_type(data: Any) -> DocumentType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``DocumentType``."""
-    _rt.check(_v._n26, data)
+    _rt.check(_v._n26, data, 26)
     return _rt.adapt(_A17, data)
 
 
@@ -843,12 +843,12 @@ def dump_document_type(value: DocumentType) -> Any:
 
 def validate_chapter_type(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterType`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n27, data)
+    return _rt.violations(_v._n27, data, 27)
 
 
 def parse_chapter_type(data: Any) -> ChapterType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterType``."""
-    _rt.check(_v._n27, data)
+    _rt.check(_v._n27, data, 27)
     return _rt.adapt(_A18, data)
 
 
@@ -859,12 +859,12 @@ def dump_chapter_type(value: ChapterType) -> Any:
 
 def validate_chapter_status(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterStatus`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n28, data)
+    return _rt.violations(_v._n28, data, 28)
 
 
 def parse_chapter_status(data: Any) -> ChapterStatus:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterStatus``."""
-    _rt.check(_v._n28, data)
+    _rt.check(_v._n28, data, 28)
     return _rt.adapt(_A19, data)
 
 
@@ -875,12 +875,12 @@ def dump_chapter_status(value: ChapterStatus) -> Any:
 
 def validate_section_status(data: Any) -> list[Violation]:
     """Every violation of the ``SectionStatus`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n29, data)
+    return _rt.violations(_v._n29, data, 29)
 
 
 def parse_section_status(data: Any) -> SectionStatus:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SectionStatus``."""
-    _rt.check(_v._n29, data)
+    _rt.check(_v._n29, data, 29)
     return _rt.adapt(_A20, data)
 
 
@@ -891,12 +891,12 @@ def dump_section_status(value: SectionStatus) -> Any:
 
 def validate_citation_style(data: Any) -> list[Violation]:
     """Every violation of the ``CitationStyle`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n30, data)
+    return _rt.violations(_v._n30, data, 30)
 
 
 def parse_citation_style(data: Any) -> CitationStyle:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CitationStyle``."""
-    _rt.check(_v._n30, data)
+    _rt.check(_v._n30, data, 30)
     return _rt.adapt(_A21, data)
 
 
@@ -907,12 +907,12 @@ def dump_citation_style(value: CitationStyle) -> Any:
 
 def validate_methodology_type(data: Any) -> list[Violation]:
     """Every violation of the ``MethodologyType`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n31, data)
+    return _rt.violations(_v._n31, data, 31)
 
 
 def parse_methodology_type(data: Any) -> MethodologyType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``MethodologyType``."""
-    _rt.check(_v._n31, data)
+    _rt.check(_v._n31, data, 31)
     return _rt.adapt(_A22, data)
 
 
@@ -923,12 +923,12 @@ def dump_methodology_type(value: MethodologyType) -> Any:
 
 def validate_tense(data: Any) -> list[Violation]:
     """Every violation of the ``Tense`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n32, data)
+    return _rt.violations(_v._n32, data, 32)
 
 
 def parse_tense(data: Any) -> Tense:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Tense``."""
-    _rt.check(_v._n32, data)
+    _rt.check(_v._n32, data, 32)
     return _rt.adapt(_A23, data)
 
 
@@ -939,12 +939,12 @@ def dump_tense(value: Tense) -> Any:
 
 def validate_tense_rules(data: Any) -> list[Violation]:
     """Every violation of the ``TenseRules`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n33, data)
+    return _rt.violations(_v._n33, data, 33)
 
 
 def parse_tense_rules(data: Any) -> TenseRules:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``TenseRules``."""
-    _rt.check(_v._n33, data)
+    _rt.check(_v._n33, data, 33)
     return _rt.build(TenseRules, data)
 
 
@@ -955,12 +955,12 @@ def dump_tense_rules(value: TenseRules) -> Any:
 
 def validate_heading_style(data: Any) -> list[Violation]:
     """Every violation of the ``HeadingStyle`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n34, data)
+    return _rt.violations(_v._n34, data, 34)
 
 
 def parse_heading_style(data: Any) -> HeadingStyle:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``HeadingStyle``."""
-    _rt.check(_v._n34, data)
+    _rt.check(_v._n34, data, 34)
     return _rt.adapt(_A25, data)
 
 
@@ -971,12 +971,12 @@ def dump_heading_style(value: HeadingStyle) -> Any:
 
 def validate_figure_prefix(data: Any) -> list[Violation]:
     """Every violation of the ``FigurePrefix`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n35, data)
+    return _rt.violations(_v._n35, data, 35)
 
 
 def parse_figure_prefix(data: Any) -> FigurePrefix:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``FigurePrefix``."""
-    _rt.check(_v._n35, data)
+    _rt.check(_v._n35, data, 35)
     return _rt.adapt(_A26, data)
 
 
@@ -987,12 +987,12 @@ def dump_figure_prefix(value: FigurePrefix) -> Any:
 
 def validate_table_prefix(data: Any) -> list[Violation]:
     """Every violation of the ``TablePrefix`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n36, data)
+    return _rt.violations(_v._n36, data, 36)
 
 
 def parse_table_prefix(data: Any) -> TablePrefix:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``TablePrefix``."""
-    _rt.check(_v._n36, data)
+    _rt.check(_v._n36, data, 36)
     return _rt.adapt(_A27, data)
 
 
@@ -1003,12 +1003,12 @@ def dump_table_prefix(value: TablePrefix) -> Any:
 
 def validate_equation_numbering(data: Any) -> list[Violation]:
     """Every violation of the ``EquationNumbering`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n37, data)
+    return _rt.violations(_v._n37, data, 37)
 
 
 def parse_equation_numbering(data: Any) -> EquationNumbering:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EquationNumbering``."""
-    _rt.check(_v._n37, data)
+    _rt.check(_v._n37, data, 37)
     return _rt.adapt(_A28, data)
 
 
@@ -1019,12 +1019,12 @@ def dump_equation_numbering(value: EquationNumbering) -> Any:
 
 def validate_formatting(data: Any) -> list[Violation]:
     """Every violation of the ``Formatting`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n38, data)
+    return _rt.violations(_v._n38, data, 38)
 
 
 def parse_formatting(data: Any) -> Formatting:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Formatting``."""
-    _rt.check(_v._n38, data)
+    _rt.check(_v._n38, data, 38)
     return _rt.build(Formatting, data)
 
 
@@ -1035,12 +1035,12 @@ def dump_formatting(value: Formatting) -> Any:
 
 def validate_style_guide(data: Any) -> list[Violation]:
     """Every violation of the ``StyleGuide`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n39, data)
+    return _rt.violations(_v._n39, data, 39)
 
 
 def parse_style_guide(data: Any) -> StyleGuide:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``StyleGuide``."""
-    _rt.check(_v._n39, data)
+    _rt.check(_v._n39, data, 39)
     return _rt.build(StyleGuide, data)
 
 
@@ -1051,12 +1051,12 @@ def dump_style_guide(value: StyleGuide) -> Any:
 
 def validate_chapter_style_guide(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterStyleGuide`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n40, data)
+    return _rt.violations(_v._n40, data, 40)
 
 
 def parse_chapter_style_guide(data: Any) -> ChapterStyleGuide:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterStyleGuide``."""
-    _rt.check(_v._n40, data)
+    _rt.check(_v._n40, data, 40)
     return _rt.build(ChapterStyleGuide, data)
 
 
@@ -1067,12 +1067,12 @@ def dump_chapter_style_guide(value: ChapterStyleGuide) -> Any:
 
 def validate_section_style_guide(data: Any) -> list[Violation]:
     """Every violation of the ``SectionStyleGuide`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n41, data)
+    return _rt.violations(_v._n41, data, 41)
 
 
 def parse_section_style_guide(data: Any) -> SectionStyleGuide:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SectionStyleGuide``."""
-    _rt.check(_v._n41, data)
+    _rt.check(_v._n41, data, 41)
     return _rt.build(SectionStyleGuide, data)
 
 
@@ -1083,12 +1083,12 @@ def dump_section_style_guide(value: SectionStyleGuide) -> Any:
 
 def validate_glossary_entry(data: Any) -> list[Violation]:
     """Every violation of the ``GlossaryEntry`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n42, data)
+    return _rt.violations(_v._n42, data, 42)
 
 
 def parse_glossary_entry(data: Any) -> GlossaryEntry:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``GlossaryEntry``."""
-    _rt.check(_v._n42, data)
+    _rt.check(_v._n42, data, 42)
     return _rt.build(GlossaryEntry, data)
 
 
@@ -1099,12 +1099,12 @@ def dump_glossary_entry(value: GlossaryEntry) -> Any:
 
 def validate_chapter_outline(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterOutline`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n43, data)
+    return _rt.violations(_v._n43, data, 43)
 
 
 def parse_chapter_outline(data: Any) -> ChapterOutline:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterOutline``."""
-    _rt.check(_v._n43, data)
+    _rt.check(_v._n43, data, 43)
     return _rt.build(ChapterOutline, data)
 
 
@@ -1115,12 +1115,12 @@ def dump_chapter_outline(value: ChapterOutline) -> Any:
 
 def validate_chapter_summary(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterSummary`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n45, data)
+    return _rt.violations(_v._n45, data, 45)
 
 
 def parse_chapter_summary(data: Any) -> ChapterSummary:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterSummary``."""
-    _rt.check(_v._n45, data)
+    _rt.check(_v._n45, data, 45)
     return _rt.build(ChapterSummary, data)
 
 
@@ -1131,12 +1131,12 @@ def dump_chapter_summary(value: ChapterSummary) -> Any:
 
 def validate_word_budget(data: Any) -> list[Violation]:
     """Every violation of the ``WordBudget`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n47, data)
+    return _rt.violations(_v._n47, data, 47)
 
 
 def parse_word_budget(data: Any) -> WordBudget:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``WordBudget``."""
-    _rt.check(_v._n47, data)
+    _rt.check(_v._n47, data, 47)
     return _rt.build(WordBudget, data)
 
 
@@ -1147,12 +1147,12 @@ def dump_word_budget(value: WordBudget) -> Any:
 
 def validate_thesis_context(data: Any) -> list[Violation]:
     """Every violation of the ``ThesisContext`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n48, data)
+    return _rt.violations(_v._n48, data, 48)
 
 
 def parse_thesis_context(data: Any) -> ThesisContext:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ThesisContext``."""
-    _rt.check(_v._n48, data)
+    _rt.check(_v._n48, data, 48)
     return _rt.build(ThesisContext, data)
 
 
@@ -1163,12 +1163,12 @@ def dump_thesis_context(value: ThesisContext) -> Any:
 
 def validate_section_assignment(data: Any) -> list[Violation]:
     """Every violation of the ``SectionAssignment`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n53, data)
+    return _rt.violations(_v._n53, data, 53)
 
 
 def parse_section_assignment(data: Any) -> SectionAssignment:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SectionAssignment``."""
-    _rt.check(_v._n53, data)
+    _rt.check(_v._n53, data, 53)
     return _rt.build(SectionAssignment, data)
 
 
@@ -1179,12 +1179,12 @@ def dump_section_assignment(value: SectionAssignment) -> Any:
 
 def validate_chapter_context(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterContext`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n54, data)
+    return _rt.violations(_v._n54, data, 54)
 
 
 def parse_chapter_context(data: Any) -> ChapterContext:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterContext``."""
-    _rt.check(_v._n54, data)
+    _rt.check(_v._n54, data, 54)
     return _rt.build(ChapterContext, data)
 
 
@@ -1195,12 +1195,12 @@ def dump_chapter_context(value: ChapterContext) -> Any:
 
 def validate_section_context(data: Any) -> list[Violation]:
     """Every violation of the ``SectionContext`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n59, data)
+    return _rt.violations(_v._n59, data, 59)
 
 
 def parse_section_context(data: Any) -> SectionContext:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SectionContext``."""
-    _rt.check(_v._n59, data)
+    _rt.check(_v._n59, data, 59)
     return _rt.build(SectionContext, data)
 
 
@@ -1211,12 +1211,12 @@ def dump_section_context(value: SectionContext) -> Any:
 
 def validate_target_type(data: Any) -> list[Violation]:
     """Every violation of the ``TargetType`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n61, data)
+    return _rt.violations(_v._n61, data, 61)
 
 
 def parse_target_type(data: Any) -> TargetType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``TargetType``."""
-    _rt.check(_v._n61, data)
+    _rt.check(_v._n61, data, 61)
     return _rt.adapt(_A41, data)
 
 
@@ -1227,12 +1227,12 @@ def dump_target_type(value: TargetType) -> Any:
 
 def validate_severity(data: Any) -> list[Violation]:
     """Every violation of the ``Severity`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n62, data)
+    return _rt.violations(_v._n62, data, 62)
 
 
 def parse_severity(data: Any) -> Severity:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Severity``."""
-    _rt.check(_v._n62, data)
+    _rt.check(_v._n62, data, 62)
     return _rt.adapt(_A42, data)
 
 
@@ -1243,12 +1243,12 @@ def dump_severity(value: Severity) -> Any:
 
 def validate_category_scores(data: Any) -> list[Violation]:
     """Every violation of the ``CategoryScores`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n63, data)
+    return _rt.violations(_v._n63, data, 63)
 
 
 def parse_category_scores(data: Any) -> CategoryScores:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CategoryScores``."""
-    _rt.check(_v._n63, data)
+    _rt.check(_v._n63, data, 63)
     return _rt.build(CategoryScores, data)
 
 
@@ -1259,12 +1259,12 @@ def dump_category_scores(value: CategoryScores) -> Any:
 
 def validate_quality_issue(data: Any) -> list[Violation]:
     """Every violation of the ``QualityIssue`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n64, data)
+    return _rt.violations(_v._n64, data, 64)
 
 
 def parse_quality_issue(data: Any) -> QualityIssue:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``QualityIssue``."""
-    _rt.check(_v._n64, data)
+    _rt.check(_v._n64, data, 64)
     return _rt.build(QualityIssue, data)
 
 
@@ -1275,12 +1275,12 @@ def dump_quality_issue(value: QualityIssue) -> Any:
 
 def validate_context_used(data: Any) -> list[Violation]:
     """Every violation of the ``ContextUsed`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n65, data)
+    return _rt.violations(_v._n65, data, 65)
 
 
 def parse_context_used(data: Any) -> ContextUsed:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ContextUsed``."""
-    _rt.check(_v._n65, data)
+    _rt.check(_v._n65, data, 65)
     return _rt.build(ContextUsed, data)
 
 
@@ -1291,12 +1291,12 @@ def dump_context_used(value: ContextUsed) -> Any:
 
 def validate_quality_report(data: Any) -> list[Violation]:
     """Every violation of the ``QualityReport`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n66, data)
+    return _rt.violations(_v._n66, data, 66)
 
 
 def parse_quality_report(data: Any) -> QualityReport:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``QualityReport``."""
-    _rt.check(_v._n66, data)
+    _rt.check(_v._n66, data, 66)
     return _rt.build(QualityReport, data)
 
 

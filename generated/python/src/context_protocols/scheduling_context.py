@@ -1058,12 +1058,12 @@ _A73: TypeAdapter[MessageDirection] = TypeAdapter(
 
 def validate_score(data: Any) -> list[Violation]:
     """Every violation of the ``Score`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n68, data)
+    return _rt.violations(_v._n68, data, 68)
 
 
 def parse_score(data: Any) -> Score:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Score``."""
-    _rt.check(_v._n68, data)
+    _rt.check(_v._n68, data, 68)
     return _rt.adapt(_A47, data)
 
 
@@ -1074,12 +1074,12 @@ def dump_score(value: Score) -> Any:
 
 def validate_engagement(data: Any) -> list[Violation]:
     """Every violation of the ``Engagement`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n69, data)
+    return _rt.violations(_v._n69, data, 69)
 
 
 def parse_engagement(data: Any) -> Engagement:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Engagement``."""
-    _rt.check(_v._n69, data)
+    _rt.check(_v._n69, data, 69)
     return _rt.adapt(_A48, data)
 
 
@@ -1090,12 +1090,12 @@ def dump_engagement(value: Engagement) -> Any:
 
 def validate_alternative_time(data: Any) -> list[Violation]:
     """Every violation of the ``AlternativeTime`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n70, data)
+    return _rt.violations(_v._n70, data, 70)
 
 
 def parse_alternative_time(data: Any) -> AlternativeTime:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AlternativeTime``."""
-    _rt.check(_v._n70, data)
+    _rt.check(_v._n70, data, 70)
     return _rt.build(AlternativeTime, data)
 
 
@@ -1106,12 +1106,12 @@ def dump_alternative_time(value: AlternativeTime) -> Any:
 
 def validate_attendee_action_type(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeActionType`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n72, data)
+    return _rt.violations(_v._n72, data, 72)
 
 
 def parse_attendee_action_type(data: Any) -> AttendeeActionType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeActionType``."""
-    _rt.check(_v._n72, data)
+    _rt.check(_v._n72, data, 72)
     return _rt.adapt(_A50, data)
 
 
@@ -1122,12 +1122,12 @@ def dump_attendee_action_type(value: AttendeeActionType) -> Any:
 
 def validate_reply_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``ReplySubtype`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n73, data)
+    return _rt.violations(_v._n73, data, 73)
 
 
 def parse_reply_subtype(data: Any) -> ReplySubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ReplySubtype``."""
-    _rt.check(_v._n73, data)
+    _rt.check(_v._n73, data, 73)
     return _rt.adapt(_A51, data)
 
 
@@ -1138,12 +1138,12 @@ def dump_reply_subtype(value: ReplySubtype) -> Any:
 
 def validate_wait_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``WaitSubtype`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n74, data)
+    return _rt.violations(_v._n74, data, 74)
 
 
 def parse_wait_subtype(data: Any) -> WaitSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``WaitSubtype``."""
-    _rt.check(_v._n74, data)
+    _rt.check(_v._n74, data, 74)
     return _rt.adapt(_A52, data)
 
 
@@ -1154,12 +1154,12 @@ def dump_wait_subtype(value: WaitSubtype) -> Any:
 
 def validate_confirm_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``ConfirmSubtype`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n75, data)
+    return _rt.violations(_v._n75, data, 75)
 
 
 def parse_confirm_subtype(data: Any) -> ConfirmSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ConfirmSubtype``."""
-    _rt.check(_v._n75, data)
+    _rt.check(_v._n75, data, 75)
     return _rt.adapt(_A53, data)
 
 
@@ -1170,12 +1170,12 @@ def dump_confirm_subtype(value: ConfirmSubtype) -> Any:
 
 def validate_escalate_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateSubtype`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n76, data)
+    return _rt.violations(_v._n76, data, 76)
 
 
 def parse_escalate_subtype(data: Any) -> EscalateSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EscalateSubtype``."""
-    _rt.check(_v._n76, data)
+    _rt.check(_v._n76, data, 76)
     return _rt.adapt(_A54, data)
 
 
@@ -1186,12 +1186,12 @@ def dump_escalate_subtype(value: EscalateSubtype) -> Any:
 
 def validate_close_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``CloseSubtype`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n77, data)
+    return _rt.violations(_v._n77, data, 77)
 
 
 def parse_close_subtype(data: Any) -> CloseSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CloseSubtype``."""
-    _rt.check(_v._n77, data)
+    _rt.check(_v._n77, data, 77)
     return _rt.adapt(_A55, data)
 
 
@@ -1202,12 +1202,12 @@ def dump_close_subtype(value: CloseSubtype) -> Any:
 
 def validate_empty_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EmptyMetadata`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n78, data)
+    return _rt.violations(_v._n78, data, 78)
 
 
 def parse_empty_metadata(data: Any) -> EmptyMetadata:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EmptyMetadata``."""
-    _rt.check(_v._n78, data)
+    _rt.check(_v._n78, data, 78)
     return _rt.build(EmptyMetadata, data)
 
 
@@ -1218,14 +1218,14 @@ def dump_empty_metadata(value: EmptyMetadata) -> Any:
 
 def validate_escalate_alternatives_proposed_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateAlternativesProposedMetadata`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n79, data)
+    return _rt.violations(_v._n79, data, 79)
 
 
 def parse_escalate_alternatives_proposed_metadata(
     data: Any,
 ) -> EscalateAlternativesProposedMetadata:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EscalateAlternativesProposedMetadata``."""
-    _rt.check(_v._n79, data)
+    _rt.check(_v._n79, data, 79)
     return _rt.build(EscalateAlternativesProposedMetadata, data)
 
 
@@ -1238,12 +1238,12 @@ def dump_escalate_alternatives_proposed_metadata(
 
 def validate_escalate_unusual_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateUnusualMetadata`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n80, data)
+    return _rt.violations(_v._n80, data, 80)
 
 
 def parse_escalate_unusual_metadata(data: Any) -> EscalateUnusualMetadata:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EscalateUnusualMetadata``."""
-    _rt.check(_v._n80, data)
+    _rt.check(_v._n80, data, 80)
     return _rt.build(EscalateUnusualMetadata, data)
 
 
@@ -1254,12 +1254,12 @@ def dump_escalate_unusual_metadata(value: EscalateUnusualMetadata) -> Any:
 
 def validate_escalate_internal_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateInternalMetadata`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n81, data)
+    return _rt.violations(_v._n81, data, 81)
 
 
 def parse_escalate_internal_metadata(data: Any) -> EscalateInternalMetadata:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EscalateInternalMetadata``."""
-    _rt.check(_v._n81, data)
+    _rt.check(_v._n81, data, 81)
     return _rt.build(EscalateInternalMetadata, data)
 
 
@@ -1270,12 +1270,12 @@ def dump_escalate_internal_metadata(value: EscalateInternalMetadata) -> Any:
 
 def validate_attendee_next_action(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextAction`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n82, data)
+    return _rt.violations(_v._n82, data, 82)
 
 
 def parse_attendee_next_action(data: Any) -> AttendeeNextAction:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextAction``."""
-    _rt.check(_v._n82, data)
+    _rt.check(_v._n82, data, 82)
     return _rt.adapt(_A60, data)
 
 
@@ -1286,12 +1286,12 @@ def dump_attendee_next_action(value: AttendeeNextAction) -> Any:
 
 def validate_attendee_next_action_initiate(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionInitiate`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n212, data)
+    return _rt.violations(_v._n212, data, 212)
 
 
 def parse_attendee_next_action_initiate(data: Any) -> AttendeeNextActionInitiate:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionInitiate``."""
-    _rt.check(_v._n212, data)
+    _rt.check(_v._n212, data, 212)
     return _rt.build(AttendeeNextActionInitiate, data)
 
 
@@ -1302,12 +1302,12 @@ def dump_attendee_next_action_initiate(value: AttendeeNextActionInitiate) -> Any
 
 def validate_attendee_next_action_reply(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionReply`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n213, data)
+    return _rt.violations(_v._n213, data, 213)
 
 
 def parse_attendee_next_action_reply(data: Any) -> AttendeeNextActionReply:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionReply``."""
-    _rt.check(_v._n213, data)
+    _rt.check(_v._n213, data, 213)
     return _rt.build(AttendeeNextActionReply, data)
 
 
@@ -1318,12 +1318,12 @@ def dump_attendee_next_action_reply(value: AttendeeNextActionReply) -> Any:
 
 def validate_attendee_next_action_wait(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionWait`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n214, data)
+    return _rt.violations(_v._n214, data, 214)
 
 
 def parse_attendee_next_action_wait(data: Any) -> AttendeeNextActionWait:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionWait``."""
-    _rt.check(_v._n214, data)
+    _rt.check(_v._n214, data, 214)
     return _rt.build(AttendeeNextActionWait, data)
 
 
@@ -1334,12 +1334,12 @@ def dump_attendee_next_action_wait(value: AttendeeNextActionWait) -> Any:
 
 def validate_attendee_next_action_follow_up(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionFollowUp`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n215, data)
+    return _rt.violations(_v._n215, data, 215)
 
 
 def parse_attendee_next_action_follow_up(data: Any) -> AttendeeNextActionFollowUp:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionFollowUp``."""
-    _rt.check(_v._n215, data)
+    _rt.check(_v._n215, data, 215)
     return _rt.build(AttendeeNextActionFollowUp, data)
 
 
@@ -1350,12 +1350,12 @@ def dump_attendee_next_action_follow_up(value: AttendeeNextActionFollowUp) -> An
 
 def validate_attendee_next_action_confirm(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionConfirm`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n216, data)
+    return _rt.violations(_v._n216, data, 216)
 
 
 def parse_attendee_next_action_confirm(data: Any) -> AttendeeNextActionConfirm:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionConfirm``."""
-    _rt.check(_v._n216, data)
+    _rt.check(_v._n216, data, 216)
     return _rt.build(AttendeeNextActionConfirm, data)
 
 
@@ -1366,12 +1366,12 @@ def dump_attendee_next_action_confirm(value: AttendeeNextActionConfirm) -> Any:
 
 def validate_attendee_next_action_escalate(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalate`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n220, data)
+    return _rt.violations(_v._n220, data, 220)
 
 
 def parse_attendee_next_action_escalate(data: Any) -> AttendeeNextActionEscalate:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionEscalate``."""
-    _rt.check(_v._n220, data)
+    _rt.check(_v._n220, data, 220)
     return _rt.adapt(_A99, data)
 
 
@@ -1384,14 +1384,14 @@ def validate_attendee_next_action_escalate_alternatives_proposed(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalateAlternativesProposed`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n217, data)
+    return _rt.violations(_v._n217, data, 217)
 
 
 def parse_attendee_next_action_escalate_alternatives_proposed(
     data: Any,
 ) -> AttendeeNextActionEscalateAlternativesProposed:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionEscalateAlternativesProposed``."""
-    _rt.check(_v._n217, data)
+    _rt.check(_v._n217, data, 217)
     return _rt.build(AttendeeNextActionEscalateAlternativesProposed, data)
 
 
@@ -1404,14 +1404,14 @@ def dump_attendee_next_action_escalate_alternatives_proposed(
 
 def validate_attendee_next_action_escalate_unusual(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalateUnusual`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n218, data)
+    return _rt.violations(_v._n218, data, 218)
 
 
 def parse_attendee_next_action_escalate_unusual(
     data: Any,
 ) -> AttendeeNextActionEscalateUnusual:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionEscalateUnusual``."""
-    _rt.check(_v._n218, data)
+    _rt.check(_v._n218, data, 218)
     return _rt.build(AttendeeNextActionEscalateUnusual, data)
 
 
@@ -1424,14 +1424,14 @@ def dump_attendee_next_action_escalate_unusual(
 
 def validate_attendee_next_action_escalate_internal(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalateInternal`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n219, data)
+    return _rt.violations(_v._n219, data, 219)
 
 
 def parse_attendee_next_action_escalate_internal(
     data: Any,
 ) -> AttendeeNextActionEscalateInternal:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionEscalateInternal``."""
-    _rt.check(_v._n219, data)
+    _rt.check(_v._n219, data, 219)
     return _rt.build(AttendeeNextActionEscalateInternal, data)
 
 
@@ -1444,12 +1444,12 @@ def dump_attendee_next_action_escalate_internal(
 
 def validate_attendee_next_action_close(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionClose`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n221, data)
+    return _rt.violations(_v._n221, data, 221)
 
 
 def parse_attendee_next_action_close(data: Any) -> AttendeeNextActionClose:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionClose``."""
-    _rt.check(_v._n221, data)
+    _rt.check(_v._n221, data, 221)
     return _rt.build(AttendeeNextActionClose, data)
 
 
@@ -1460,12 +1460,12 @@ def dump_attendee_next_action_close(value: AttendeeNextActionClose) -> Any:
 
 def validate_event_action_type(data: Any) -> list[Violation]:
     """Every violation of the ``EventActionType`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n123, data)
+    return _rt.violations(_v._n123, data, 123)
 
 
 def parse_event_action_type(data: Any) -> EventActionType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventActionType``."""
-    _rt.check(_v._n123, data)
+    _rt.check(_v._n123, data, 123)
     return _rt.adapt(_A61, data)
 
 
@@ -1476,12 +1476,12 @@ def dump_event_action_type(value: EventActionType) -> Any:
 
 def validate_coordination_in_progress_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``CoordinationInProgressSubtype`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n124, data)
+    return _rt.violations(_v._n124, data, 124)
 
 
 def parse_coordination_in_progress_subtype(data: Any) -> CoordinationInProgressSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CoordinationInProgressSubtype``."""
-    _rt.check(_v._n124, data)
+    _rt.check(_v._n124, data, 124)
     return _rt.adapt(_A62, data)
 
 
@@ -1492,12 +1492,12 @@ def dump_coordination_in_progress_subtype(value: CoordinationInProgressSubtype) 
 
 def validate_waiting_for_decision_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``WaitingForDecisionSubtype`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n125, data)
+    return _rt.violations(_v._n125, data, 125)
 
 
 def parse_waiting_for_decision_subtype(data: Any) -> WaitingForDecisionSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``WaitingForDecisionSubtype``."""
-    _rt.check(_v._n125, data)
+    _rt.check(_v._n125, data, 125)
     return _rt.adapt(_A63, data)
 
 
@@ -1508,12 +1508,12 @@ def dump_waiting_for_decision_subtype(value: WaitingForDecisionSubtype) -> Any:
 
 def validate_complete_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``CompleteSubtype`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n126, data)
+    return _rt.violations(_v._n126, data, 126)
 
 
 def parse_complete_subtype(data: Any) -> CompleteSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CompleteSubtype``."""
-    _rt.check(_v._n126, data)
+    _rt.check(_v._n126, data, 126)
     return _rt.adapt(_A64, data)
 
 
@@ -1524,12 +1524,12 @@ def dump_complete_subtype(value: CompleteSubtype) -> Any:
 
 def validate_reschedule_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``RescheduleMetadata`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n127, data)
+    return _rt.violations(_v._n127, data, 127)
 
 
 def parse_reschedule_metadata(data: Any) -> RescheduleMetadata:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``RescheduleMetadata``."""
-    _rt.check(_v._n127, data)
+    _rt.check(_v._n127, data, 127)
     return _rt.build(RescheduleMetadata, data)
 
 
@@ -1540,12 +1540,12 @@ def dump_reschedule_metadata(value: RescheduleMetadata) -> Any:
 
 def validate_resolve_conflict_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``ResolveConflictMetadata`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n129, data)
+    return _rt.violations(_v._n129, data, 129)
 
 
 def parse_resolve_conflict_metadata(data: Any) -> ResolveConflictMetadata:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ResolveConflictMetadata``."""
-    _rt.check(_v._n129, data)
+    _rt.check(_v._n129, data, 129)
     return _rt.build(ResolveConflictMetadata, data)
 
 
@@ -1556,12 +1556,12 @@ def dump_resolve_conflict_metadata(value: ResolveConflictMetadata) -> Any:
 
 def validate_event_next_action(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextAction`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n130, data)
+    return _rt.violations(_v._n130, data, 130)
 
 
 def parse_event_next_action(data: Any) -> EventNextAction:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextAction``."""
-    _rt.check(_v._n130, data)
+    _rt.check(_v._n130, data, 130)
     return _rt.adapt(_A67, data)
 
 
@@ -1572,14 +1572,14 @@ def dump_event_next_action(value: EventNextAction) -> Any:
 
 def validate_event_next_action_coordination_in_progress(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextActionCoordinationInProgress`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n222, data)
+    return _rt.violations(_v._n222, data, 222)
 
 
 def parse_event_next_action_coordination_in_progress(
     data: Any,
 ) -> EventNextActionCoordinationInProgress:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionCoordinationInProgress``."""
-    _rt.check(_v._n222, data)
+    _rt.check(_v._n222, data, 222)
     return _rt.build(EventNextActionCoordinationInProgress, data)
 
 
@@ -1592,14 +1592,14 @@ def dump_event_next_action_coordination_in_progress(
 
 def validate_event_next_action_waiting_for_decision(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecision`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n230, data)
+    return _rt.violations(_v._n230, data, 230)
 
 
 def parse_event_next_action_waiting_for_decision(
     data: Any,
 ) -> EventNextActionWaitingForDecision:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecision``."""
-    _rt.check(_v._n230, data)
+    _rt.check(_v._n230, data, 230)
     return _rt.adapt(_A107, data)
 
 
@@ -1614,14 +1614,14 @@ def validate_event_next_action_waiting_for_decision_get_alternatives(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionGetAlternatives`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n223, data)
+    return _rt.violations(_v._n223, data, 223)
 
 
 def parse_event_next_action_waiting_for_decision_get_alternatives(
     data: Any,
 ) -> EventNextActionWaitingForDecisionGetAlternatives:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionGetAlternatives``."""
-    _rt.check(_v._n223, data)
+    _rt.check(_v._n223, data, 223)
     return _rt.build(EventNextActionWaitingForDecisionGetAlternatives, data)
 
 
@@ -1636,14 +1636,14 @@ def validate_event_next_action_waiting_for_decision_reschedule(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionReschedule`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n225, data)
+    return _rt.violations(_v._n225, data, 225)
 
 
 def parse_event_next_action_waiting_for_decision_reschedule(
     data: Any,
 ) -> EventNextActionWaitingForDecisionReschedule:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionReschedule``."""
-    _rt.check(_v._n225, data)
+    _rt.check(_v._n225, data, 225)
     return _rt.build(EventNextActionWaitingForDecisionReschedule, data)
 
 
@@ -1658,14 +1658,14 @@ def validate_event_next_action_waiting_for_decision_resolve_conflict(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionResolveConflict`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n226, data)
+    return _rt.violations(_v._n226, data, 226)
 
 
 def parse_event_next_action_waiting_for_decision_resolve_conflict(
     data: Any,
 ) -> EventNextActionWaitingForDecisionResolveConflict:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionResolveConflict``."""
-    _rt.check(_v._n226, data)
+    _rt.check(_v._n226, data, 226)
     return _rt.build(EventNextActionWaitingForDecisionResolveConflict, data)
 
 
@@ -1680,14 +1680,14 @@ def validate_event_next_action_waiting_for_decision_recommend_cancel(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionRecommendCancel`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n227, data)
+    return _rt.violations(_v._n227, data, 227)
 
 
 def parse_event_next_action_waiting_for_decision_recommend_cancel(
     data: Any,
 ) -> EventNextActionWaitingForDecisionRecommendCancel:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionRecommendCancel``."""
-    _rt.check(_v._n227, data)
+    _rt.check(_v._n227, data, 227)
     return _rt.build(EventNextActionWaitingForDecisionRecommendCancel, data)
 
 
@@ -1702,14 +1702,14 @@ def validate_event_next_action_waiting_for_decision_unusual(
     data: Any,
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionUnusual`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n229, data)
+    return _rt.violations(_v._n229, data, 229)
 
 
 def parse_event_next_action_waiting_for_decision_unusual(
     data: Any,
 ) -> EventNextActionWaitingForDecisionUnusual:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionWaitingForDecisionUnusual``."""
-    _rt.check(_v._n229, data)
+    _rt.check(_v._n229, data, 229)
     return _rt.build(EventNextActionWaitingForDecisionUnusual, data)
 
 
@@ -1722,12 +1722,12 @@ def dump_event_next_action_waiting_for_decision_unusual(
 
 def validate_event_next_action_complete(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextActionComplete`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n231, data)
+    return _rt.violations(_v._n231, data, 231)
 
 
 def parse_event_next_action_complete(data: Any) -> EventNextActionComplete:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionComplete``."""
-    _rt.check(_v._n231, data)
+    _rt.check(_v._n231, data, 231)
     return _rt.build(EventNextActionComplete, data)
 
 
@@ -1738,12 +1738,12 @@ def dump_event_next_action_complete(value: EventNextActionComplete) -> Any:
 
 def validate_attendee_analysis(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeAnalysis`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n155, data)
+    return _rt.violations(_v._n155, data, 155)
 
 
 def parse_attendee_analysis(data: Any) -> AttendeeAnalysis:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeAnalysis``."""
-    _rt.check(_v._n155, data)
+    _rt.check(_v._n155, data, 155)
     return _rt.build(AttendeeAnalysis, data)
 
 
@@ -1754,12 +1754,12 @@ def dump_attendee_analysis(value: AttendeeAnalysis) -> Any:
 
 def validate_event_analysis(data: Any) -> list[Violation]:
     """Every violation of the ``EventAnalysis`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n157, data)
+    return _rt.violations(_v._n157, data, 157)
 
 
 def parse_event_analysis(data: Any) -> EventAnalysis:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventAnalysis``."""
-    _rt.check(_v._n157, data)
+    _rt.check(_v._n157, data, 157)
     return _rt.build(EventAnalysis, data)
 
 
@@ -1770,12 +1770,12 @@ def dump_event_analysis(value: EventAnalysis) -> Any:
 
 def validate_event_dates(data: Any) -> list[Violation]:
     """Every violation of the ``EventDates`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n158, data)
+    return _rt.violations(_v._n158, data, 158)
 
 
 def parse_event_dates(data: Any) -> EventDates:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventDates``."""
-    _rt.check(_v._n158, data)
+    _rt.check(_v._n158, data, 158)
     return _rt.build(EventDates, data)
 
 
@@ -1786,12 +1786,12 @@ def dump_event_dates(value: EventDates) -> Any:
 
 def validate_attendee(data: Any) -> list[Violation]:
     """Every violation of the ``Attendee`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n159, data)
+    return _rt.violations(_v._n159, data, 159)
 
 
 def parse_attendee(data: Any) -> Attendee:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Attendee``."""
-    _rt.check(_v._n159, data)
+    _rt.check(_v._n159, data, 159)
     return _rt.build(Attendee, data)
 
 
@@ -1802,12 +1802,12 @@ def dump_attendee(value: Attendee) -> Any:
 
 def validate_scheduling_operation(data: Any) -> list[Violation]:
     """Every violation of the ``SchedulingOperation`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n162, data)
+    return _rt.violations(_v._n162, data, 162)
 
 
 def parse_scheduling_operation(data: Any) -> SchedulingOperation:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SchedulingOperation``."""
-    _rt.check(_v._n162, data)
+    _rt.check(_v._n162, data, 162)
     return _rt.build(SchedulingOperation, data)
 
 
@@ -1818,12 +1818,12 @@ def dump_scheduling_operation(value: SchedulingOperation) -> Any:
 
 def validate_message_direction(data: Any) -> list[Violation]:
     """Every violation of the ``MessageDirection`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n166, data)
+    return _rt.violations(_v._n166, data, 166)
 
 
 def parse_message_direction(data: Any) -> MessageDirection:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``MessageDirection``."""
-    _rt.check(_v._n166, data)
+    _rt.check(_v._n166, data, 166)
     return _rt.adapt(_A73, data)
 
 
@@ -1834,12 +1834,12 @@ def dump_message_direction(value: MessageDirection) -> Any:
 
 def validate_conversation_message(data: Any) -> list[Violation]:
     """Every violation of the ``ConversationMessage`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n167, data)
+    return _rt.violations(_v._n167, data, 167)
 
 
 def parse_conversation_message(data: Any) -> ConversationMessage:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ConversationMessage``."""
-    _rt.check(_v._n167, data)
+    _rt.check(_v._n167, data, 167)
     return _rt.build(ConversationMessage, data)
 
 
@@ -1850,12 +1850,12 @@ def dump_conversation_message(value: ConversationMessage) -> Any:
 
 def validate_coordination(data: Any) -> list[Violation]:
     """Every violation of the ``Coordination`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n168, data)
+    return _rt.violations(_v._n168, data, 168)
 
 
 def parse_coordination(data: Any) -> Coordination:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Coordination``."""
-    _rt.check(_v._n168, data)
+    _rt.check(_v._n168, data, 168)
     return _rt.build(Coordination, data)
 
 
@@ -1866,12 +1866,12 @@ def dump_coordination(value: Coordination) -> Any:
 
 def validate_scheduling_agent_output(data: Any) -> list[Violation]:
     """Every violation of the ``SchedulingAgentOutput`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n171, data)
+    return _rt.violations(_v._n171, data, 171)
 
 
 def parse_scheduling_agent_output(data: Any) -> SchedulingAgentOutput:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SchedulingAgentOutput``."""
-    _rt.check(_v._n171, data)
+    _rt.check(_v._n171, data, 171)
     return _rt.build(SchedulingAgentOutput, data)
 
 

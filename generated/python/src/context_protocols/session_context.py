@@ -355,12 +355,12 @@ _A87: TypeAdapter[ArtifactType] = TypeAdapter(ArtifactType, config=_rt.ADAPTER_C
 
 def validate_session_context(data: Any) -> list[Violation]:
     """Every violation of the ``SessionContext`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n172, data)
+    return _rt.violations(_v._n172, data, 172)
 
 
 def parse_session_context(data: Any) -> SessionContext:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SessionContext``."""
-    _rt.check(_v._n172, data)
+    _rt.check(_v._n172, data, 172)
     return _rt.build(SessionContext, data)
 
 
@@ -371,12 +371,12 @@ def dump_session_context(value: SessionContext) -> Any:
 
 def validate_agent_family(data: Any) -> list[Violation]:
     """Every violation of the ``AgentFamily`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n176, data)
+    return _rt.violations(_v._n176, data, 176)
 
 
 def parse_agent_family(data: Any) -> AgentFamily:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AgentFamily``."""
-    _rt.check(_v._n176, data)
+    _rt.check(_v._n176, data, 176)
     return _rt.adapt(_A78, data)
 
 
@@ -387,12 +387,12 @@ def dump_agent_family(value: AgentFamily) -> Any:
 
 def validate_cognitive_mode(data: Any) -> list[Violation]:
     """Every violation of the ``CognitiveMode`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n177, data)
+    return _rt.violations(_v._n177, data, 177)
 
 
 def parse_cognitive_mode(data: Any) -> CognitiveMode:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CognitiveMode``."""
-    _rt.check(_v._n177, data)
+    _rt.check(_v._n177, data, 177)
     return _rt.adapt(_A79, data)
 
 
@@ -403,12 +403,12 @@ def dump_cognitive_mode(value: CognitiveMode) -> Any:
 
 def validate_agent_model(data: Any) -> list[Violation]:
     """Every violation of the ``AgentModel`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n178, data)
+    return _rt.violations(_v._n178, data, 178)
 
 
 def parse_agent_model(data: Any) -> AgentModel:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AgentModel``."""
-    _rt.check(_v._n178, data)
+    _rt.check(_v._n178, data, 178)
     return _rt.adapt(_A80, data)
 
 
@@ -419,12 +419,12 @@ def dump_agent_model(value: AgentModel) -> Any:
 
 def validate_agent_ref(data: Any) -> list[Violation]:
     """Every violation of the ``AgentRef`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n174, data)
+    return _rt.violations(_v._n174, data, 174)
 
 
 def parse_agent_ref(data: Any) -> AgentRef:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AgentRef``."""
-    _rt.check(_v._n174, data)
+    _rt.check(_v._n174, data, 174)
     return _rt.build(AgentRef, data)
 
 
@@ -435,12 +435,12 @@ def dump_agent_ref(value: AgentRef) -> Any:
 
 def validate_key_finding(data: Any) -> list[Violation]:
     """Every violation of the ``KeyFinding`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n196, data)
+    return _rt.violations(_v._n196, data, 196)
 
 
 def parse_key_finding(data: Any) -> KeyFinding:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``KeyFinding``."""
-    _rt.check(_v._n196, data)
+    _rt.check(_v._n196, data, 196)
     return _rt.build(KeyFinding, data)
 
 
@@ -451,12 +451,12 @@ def dump_key_finding(value: KeyFinding) -> Any:
 
 def validate_open_question(data: Any) -> list[Violation]:
     """Every violation of the ``OpenQuestion`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n199, data)
+    return _rt.violations(_v._n199, data, 199)
 
 
 def parse_open_question(data: Any) -> OpenQuestion:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``OpenQuestion``."""
-    _rt.check(_v._n199, data)
+    _rt.check(_v._n199, data, 199)
     return _rt.build(OpenQuestion, data)
 
 
@@ -467,12 +467,12 @@ def dump_open_question(value: OpenQuestion) -> Any:
 
 def validate_blocker(data: Any) -> list[Violation]:
     """Every violation of the ``Blocker`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n202, data)
+    return _rt.violations(_v._n202, data, 202)
 
 
 def parse_blocker(data: Any) -> Blocker:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Blocker``."""
-    _rt.check(_v._n202, data)
+    _rt.check(_v._n202, data, 202)
     return _rt.build(Blocker, data)
 
 
@@ -483,12 +483,12 @@ def dump_blocker(value: Blocker) -> Any:
 
 def validate_confidence_breakdown(data: Any) -> list[Violation]:
     """Every violation of the ``ConfidenceBreakdown`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n205, data)
+    return _rt.violations(_v._n205, data, 205)
 
 
 def parse_confidence_breakdown(data: Any) -> ConfidenceBreakdown:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ConfidenceBreakdown``."""
-    _rt.check(_v._n205, data)
+    _rt.check(_v._n205, data, 205)
     return _rt.build(ConfidenceBreakdown, data)
 
 
@@ -499,12 +499,12 @@ def dump_confidence_breakdown(value: ConfidenceBreakdown) -> Any:
 
 def validate_confidence(data: Any) -> list[Violation]:
     """Every violation of the ``Confidence`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n204, data)
+    return _rt.violations(_v._n204, data, 204)
 
 
 def parse_confidence(data: Any) -> Confidence:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Confidence``."""
-    _rt.check(_v._n204, data)
+    _rt.check(_v._n204, data, 204)
     return _rt.build(Confidence, data)
 
 
@@ -515,12 +515,12 @@ def dump_confidence(value: Confidence) -> Any:
 
 def validate_artifact_type(data: Any) -> list[Violation]:
     """Every violation of the ``ArtifactType`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n208, data)
+    return _rt.violations(_v._n208, data, 208)
 
 
 def parse_artifact_type(data: Any) -> ArtifactType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ArtifactType``."""
-    _rt.check(_v._n208, data)
+    _rt.check(_v._n208, data, 208)
     return _rt.adapt(_A87, data)
 
 
@@ -531,12 +531,12 @@ def dump_artifact_type(value: ArtifactType) -> Any:
 
 def validate_artifact_ref(data: Any) -> list[Violation]:
     """Every violation of the ``ArtifactRef`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n207, data)
+    return _rt.violations(_v._n207, data, 207)
 
 
 def parse_artifact_ref(data: Any) -> ArtifactRef:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ArtifactRef``."""
-    _rt.check(_v._n207, data)
+    _rt.check(_v._n207, data, 207)
     return _rt.build(ArtifactRef, data)
 
 
@@ -547,12 +547,12 @@ def dump_artifact_ref(value: ArtifactRef) -> Any:
 
 def validate_handoff_payload(data: Any) -> list[Violation]:
     """Every violation of the ``HandoffPayload`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n194, data)
+    return _rt.violations(_v._n194, data, 194)
 
 
 def parse_handoff_payload(data: Any) -> HandoffPayload:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``HandoffPayload``."""
-    _rt.check(_v._n194, data)
+    _rt.check(_v._n194, data, 194)
     return _rt.build(HandoffPayload, data)
 
 
@@ -563,12 +563,12 @@ def dump_handoff_payload(value: HandoffPayload) -> Any:
 
 def validate_trace(data: Any) -> list[Violation]:
     """Every violation of the ``Trace`` schema in ``data`` (empty when valid)."""
-    return _rt.violations(_v._n210, data)
+    return _rt.violations(_v._n210, data, 210)
 
 
 def parse_trace(data: Any) -> Trace:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Trace``."""
-    _rt.check(_v._n210, data)
+    _rt.check(_v._n210, data, 210)
     return _rt.build(Trace, data)
 
 

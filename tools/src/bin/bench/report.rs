@@ -22,12 +22,20 @@ const COLUMNS: &[(&str, &str, &[&str])] = &[
     ("python", "check", &["fastjsonschema", "jsonschema-rs"]),
     ("python", "errors", &["jsonschema-rs"]),
     ("python", "parse", &["pydantic", "msgspec"]),
+    (
+        "python-native",
+        "check",
+        &["fastjsonschema", "jsonschema-rs"],
+    ),
+    ("python-native", "errors", &["jsonschema-rs"]),
+    ("python-native", "parse", &["pydantic", "msgspec"]),
 ];
 
 const LANGS: &[(&str, &str)] = &[
     ("rust", "Rust"),
     ("typescript", "TypeScript"),
     ("python", "Python"),
+    ("python-native", "Python with the native accelerator"),
 ];
 
 fn mode_title(lang: &str, mode: &str) -> &'static str {
@@ -41,6 +49,9 @@ fn mode_title(lang: &str, mode: &str) -> &'static str {
         ("python", "check") => "`not validate_t(v)` against fastjsonschema and jsonschema-rs `is_valid`",
         ("python", "errors") => "`validate_t(v)` against jsonschema-rs `iter_errors`",
         ("python", "parse") => "`parse_t(json.loads(text))` against pydantic `model_validate_json` and msgspec `decode` of models of the same schema",
+        ("python-native", "check") => "`not validate_t(v)`, the package's accelerator installed, against fastjsonschema and jsonschema-rs `is_valid`",
+        ("python-native", "errors") => "`validate_t(v)`, the accelerator installed, against jsonschema-rs `iter_errors`",
+        ("python-native", "parse") => "`parse_t(json.loads(text))`, the accelerator installed, against pydantic and msgspec",
         _ => "",
     }
 }

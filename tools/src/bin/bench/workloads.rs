@@ -101,7 +101,8 @@ fn schemastore_set(p: &Paths, name: &str, file: &str) -> Result<Set, String> {
     c.schemas_dir(&schemas)
         .languages(&[Lang::Rust, Lang::TypeScript, Lang::Python])
         .out_dir(&out)
-        .package_name(format!("bench-{name}"));
+        .package_name(format!("bench-{name}"))
+        .python_native(true);
     c.generate()
         .map_err(|e| format!("{file}: ctxgen generate: {e}"))?;
     Ok(Set {

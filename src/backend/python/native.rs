@@ -1,0 +1,169 @@
+//! The native accelerator of a Python package (`native/`): the generated Rust validators as a
+//! PyO3 extension module, built with maturin. The pure Python package loads it when it is
+//! installed and carries the same fingerprint (both written by one run), and hands it every
+//! plain JSON value it validates; the pure Python validators stay the reference and take
+//! whatever the accelerator declines (`templates/python/native/lib.rs.j2`).
+
+use askama::Template;
+
+use super::super::{run, rust, Files, Options, GENERATED};
+use crate::error::Result;
+use crate::ir::Ir;
+
+/// Values nested deeper than this are validated by the pure Python validators.
+const MAX_DEPTH: usize = 512;
+
+#[derive(Template)]
+#[template(path = "python/native/lib.rs.j2", escape = "none")]
+struct LibTpl<'a> {
+    header: &'static str,
+    import_name: &'a str,
+    module: &'a str,
+    glue: String,
+    fingerprint: &'a str,
+    max_depth: usize,
+    recursion_limit: Option<usize>,
+    nodes: Vec<usize>,
+}
+
+#[derive(Template)]
+#[template(path = "python/native/cargo.toml.j2", escape = "none")]
+struct CargoTpl<'a> {
+    header: &'static str,
+    module: &'a str,
+    dependencies: String,
+}
+
+#[derive(Template)]
+#[template(path = "python/native/pyproject.toml.j2", escape = "none")]
+struct PyprojectTpl {
+    header: &'static str,
+    module_toml: String,
+    name: String,
+    version: String,
+    description: String,
+    license: Option<String>,
+}
+
+/// The import name of the accelerator of the package imported as `import_name`.
+pub(super) fn module_name(import_name: &str) -> String {
+    format!("{import_name}_native")
+}
+
+/// The Rust validators the accelerator compiles (`native/src/bindings.rs`).
+pub(super) fn bindings(ir: &Ir, opts: &Options) -> Result<String> {
+    let single = Options {
+        single_file: true,
+        python_native: false,
+        ..opts.clone()
+    };
+    let mut files = rust::render(ir, &single)?;
+    Ok(files.remove("bindings.rs").unwrap_or_default())
+}
+
+/// FNV-1a (64 bits) of the texts: stable across builds of ctxgen, unlike std's hasher.
+pub(super) fn fingerprint(texts: &[&str]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for t in texts {
+        for b in t.bytes().chain([0]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+/// Writes `native/`: the crate (`Cargo.toml`, `src/lib.rs`, `src/bindings.rs`) and its
+/// `pyproject.toml`.
+pub(super) fn render(
+    ir: &Ir,
+    opts: &Options,
+    import_name: &str,
+    bindings: String,
+    fingerprint: &str,
+    files: &mut Files,
+) -> Result<()> {
+    let module = module_name(import_name);
+    // The glue's module sits beside the bindings' modules: a name none of them has.
+    let taken: Vec<&str> = bindings
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("pub mod ")
+                .or_else(|| l.strip_prefix("mod "))
+        })
+        .filter_map(|l| l.split([' ', ';']).next())
+        .collect();
+    let mut glue = "python_native".to_string();
+    while taken.contains(&glue.as_str()) {
+        glue.push('_');
+    }
+    let lib = LibTpl {
+        header: GENERATED,
+        import_name,
+        module: &module,
+        glue,
+        fingerprint,
+        max_depth: MAX_DEPTH,
+        recursion_limit: rust::limits::recursion_limit(ir),
+        nodes: (0..ir.program.nodes.len()).collect(),
+    };
+    files.insert(
+        "native/src/lib.rs".into(),
+        run("python/native/lib.rs.j2", &lib)?,
+    );
+    files.insert("native/src/bindings.rs".into(), bindings);
+    // Objects keep their members' order, as Python's dicts do, so that violations come in
+    // the pure Python validators' order.
+    let dependencies = rust::DEPENDENCIES
+        .iter()
+        .map(|(name, req)| match *name {
+            "serde_json" => format!(
+                "{name} = {{ version = \"1\", features = [\"float_roundtrip\", \"preserve_order\", \"unbounded_depth\"] }}\n"
+            ),
+            _ => format!("{name} = {req}\n"),
+        })
+        .collect();
+    files.insert(
+        "native/Cargo.toml".into(),
+        run(
+            "python/native/cargo.toml.j2",
+            &CargoTpl {
+                header: GENERATED,
+                module: &module,
+                dependencies,
+            },
+        )?,
+    );
+    let m = opts.package.manifest(crate::ir::names::Lang::Python);
+    let dist = opts.package.python_dist();
+    files.insert(
+        "native/pyproject.toml".into(),
+        run(
+            "python/native/pyproject.toml.j2",
+            &PyprojectTpl {
+                header: GENERATED,
+                module_toml: crate::package::toml_string(&module),
+                name: crate::package::toml_string(&format!("{dist}-native")),
+                version: m.version,
+                description: crate::package::toml_string(&format!(
+                    "The native accelerator of {dist}: its validators, compiled"
+                )),
+                license: m.license,
+            },
+        )?,
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fingerprint_is_fnv1a_of_the_texts_each_ended_by_a_nul() {
+        // FNV-1a of the single byte 0: the offset basis xor 0, times the prime.
+        assert_eq!(fingerprint(&[""]), "af63bd4c8601b7df");
+        assert_ne!(fingerprint(&["ab", "c"]), fingerprint(&["a", "bc"]));
+        assert_eq!(fingerprint(&["x", "y"]), fingerprint(&["x", "y"]));
+    }
+}
