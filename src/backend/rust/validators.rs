@@ -10,7 +10,7 @@ use crate::backend::escape::{self, rust::Line};
 use crate::backend::pattern::{plan, rust_translation, Plan};
 use crate::backend::run;
 use crate::error::Result;
-use crate::ir::{Check, Format, Ir};
+use crate::ir::{Check, Format, Ir, NodeId};
 
 pub(crate) enum Arg {
     Plain(String),
@@ -46,6 +46,9 @@ pub(crate) struct NodeCtx {
 }
 
 pub(crate) struct Static {
+    /// The name's letter (`P`, `A`, `C`) and the static's type.
+    kind: &'static str,
+    ty: &'static str,
     id: String,
     /// The runtime function that builds the value (`json`, `ecma`, `linear`).
     func: &'static str,
@@ -56,8 +59,12 @@ pub(crate) struct Static {
     layout: u8,
 }
 
-fn make_static(id: String, args: Vec<String>, kind: &str, func: &'static str) -> Static {
-    let ty = if kind == "P" { "Matcher" } else { "Constant" };
+fn make_static(id: String, args: Vec<String>, kind: &'static str, func: &'static str) -> Static {
+    let ty = match kind {
+        "P" => "Matcher",
+        "A" => "Alternation",
+        _ => "Constant",
+    };
     let literal = args.join(", ");
     let one = format!("static {kind}{id}: {ty} = {ty}::new(|| rt::{func}({literal}));").len();
     let broken = format!("    {ty}::new(|| rt::{func}({literal}));").len();
@@ -71,6 +78,8 @@ fn make_static(id: String, args: Vec<String>, kind: &str, func: &'static str) ->
         2
     };
     Static {
+        kind,
+        ty,
         id,
         func,
         args,
@@ -159,6 +168,7 @@ fn format_variant(f: Format) -> &'static str {
 
 pub(crate) fn render(ir: &Ir) -> Result<String> {
     let mut constants = Vec::new();
+    let mut fused_statics = Vec::new();
     let mut nodes = Vec::new();
     let depth = DepthPlan::new(&ir.program);
     let v = || p("v");
@@ -353,10 +363,31 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
                     ]),
                 ),
                 Check::Ref(node) => call(&n(node), tail(vec![v()])),
-                Check::AnyOf(ns) => call(
-                    "rt::any_of",
-                    tail(vec![v(), Arg::List(ns.iter().map(n).collect())]),
-                ),
+                Check::AnyOf(ns) => match fused_patterns(ir, ns) {
+                    Some((translated, fused)) => {
+                        let aid = format!("{id}_{k}");
+                        fused_statics.push(make_static(
+                            aid.clone(),
+                            vec![raw_literal(&translated)],
+                            "A",
+                            "alternation",
+                        ));
+                        let rest = ns.iter().filter(|b| !fused.contains(b)).map(n).collect();
+                        call(
+                            "rt::any_of_pattern",
+                            tail(vec![
+                                v(),
+                                Arg::List(rest),
+                                p(format!("&A{aid}")),
+                                Arg::List(fused.iter().map(n).collect()),
+                            ]),
+                        )
+                    }
+                    None => call(
+                        "rt::any_of",
+                        tail(vec![v(), Arg::List(ns.iter().map(n).collect())]),
+                    ),
+                },
                 Check::OneOf(ns) => call(
                     "rt::one_of",
                     tail(vec![v(), Arg::List(ns.iter().map(n).collect())]),
@@ -427,6 +458,7 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
             ),
             None => make_static(i.to_string(), vec![raw_literal(&pat.source)], "P", "ecma"),
         })
+        .chain(fused_statics)
         .collect();
     let imports = imports(&patterns, &constants, &nodes);
     run(
@@ -444,6 +476,31 @@ pub(crate) fn render(ir: &Ir) -> Result<String> {
 /// The pattern for the `regex` crate: the linear engine's translation, also for a pattern the
 /// ECMA-262 engine would run in linear time (see [`rust_translation`]); `None` for a pattern
 /// that keeps the backtracking engine.
+/// The branches of an `anyOf` that check nothing but a `pattern` the `regex` crate runs, when
+/// there are two or more: one alternation of their translations, and the branches it stands
+/// for. A string matches the alternation exactly when it matches one of them, and a value that
+/// is not a string passes every such branch, so `rt::any_of_pattern` gives `anyOf`'s verdict
+/// with one search instead of one per branch (tsconfig.json's `lib`: some thirty patterns), and
+/// runs the branches themselves should the crate refuse the alternation (its size limit).
+/// Patterns with named groups stay apart: two of the same name would not compile as one.
+fn fused_patterns(ir: &Ir, branches: &[NodeId]) -> Option<(String, Vec<NodeId>)> {
+    let mut fused = Vec::new();
+    let mut translated = Vec::new();
+    for &b in branches {
+        let [Check::Pattern(pid)] = ir.program.nodes[b].checks.as_slice() else {
+            continue;
+        };
+        let pat = &ir.program.patterns[*pid].source;
+        let Some(t) = rust_linear(pat) else { continue };
+        if pat.contains("(?<") || t.contains("(?P<") || t.contains("(?<") {
+            continue;
+        }
+        fused.push(b);
+        translated.push(format!("(?:{t})"));
+    }
+    (fused.len() >= 2).then(|| (translated.join("|"), fused))
+}
+
 fn rust_linear(source: &str) -> Option<String> {
     match plan(source) {
         Plan::Linear { rust, .. } => Some(rust),
@@ -480,6 +537,9 @@ fn imports(patterns: &[Static], constants: &[Static], nodes: &[NodeCtx]) -> Stri
     if uses("rt") || guarded || !patterns.is_empty() || !constants.is_empty() {
         items.push("self as rt");
     }
+    if patterns.iter().any(|p| p.kind == "A") {
+        items.push("Alternation");
+    }
     if !constants.is_empty() {
         items.push("Constant");
     }
@@ -489,7 +549,7 @@ fn imports(patterns: &[Static], constants: &[Static], nodes: &[NodeCtx]) -> Stri
     if !nodes.is_empty() {
         items.push("Loc");
     }
-    if !patterns.is_empty() {
+    if patterns.iter().any(|p| p.kind == "P") {
         items.push("Matcher");
     }
     if !nodes.is_empty() {

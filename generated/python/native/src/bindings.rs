@@ -5489,6 +5489,15 @@ impl Regex {
 /// A lazily compiled `pattern`.
 pub type Matcher = LazyLock<Regex>;
 
+/// The alternation of the patterns of an `anyOf`'s branches (`any_of_pattern`); `None` when
+/// the `regex` crate refuses it.
+pub type Alternation = LazyLock<Option<::regex::Regex>>;
+
+/// Compiles an alternation the generator wrote.
+pub fn alternation(translated: &str) -> Option<::regex::Regex> {
+    ::regex::Regex::new(translated).ok()
+}
+
 /// A pattern for the ECMA-262 engine.
 pub fn ecma(source: &'static str) -> Regex {
     Regex { engine: Engine::Ecma(regex(source)), source }
@@ -6720,6 +6729,30 @@ pub fn any_of(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
         return false;
     }
     nodes.iter().any(|n| quick(*n, v, at))
+        || r.fail(at, "anyOf", || "matches none of the alternatives".to_string())
+}
+
+/// `anyOf` whose branches `fused` only check a pattern, and `any` is the alternation of their
+/// patterns: a value that is not a string passes those branches, a string passes them when it
+/// matches `any` (or, when the `regex` crate refused the alternation, one of the branches).
+pub fn any_of_pattern(
+    v: &Value,
+    nodes: &[Node],
+    any: &Alternation,
+    fused: &[Node],
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    if r.settled {
+        return false;
+    }
+    let patterns = match (v.as_str(), any.as_ref()) {
+        (None, _) => true,
+        (Some(s), Some(re)) => re.is_match(s),
+        (Some(_), None) => fused.iter().any(|n| quick(*n, v, at)),
+    };
+    patterns
+        || nodes.iter().any(|n| quick(*n, v, at))
         || r.fail(at, "anyOf", || "matches none of the alternatives".to_string())
 }
 
