@@ -198,50 +198,39 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             group => format!("_{}_cycle", module_names[group[0]]),
         })
         .collect();
-    for (m, module) in ir.modules.iter().enumerate() {
+    let module = |members: &[usize]| {
+        render_module(
+            ir,
+            &canon,
+            &deferral,
+            &names,
+            &type_files,
+            members,
+            accelerated,
+        )
+    };
+    for (m, schema) in ir.modules.iter().enumerate() {
         if cycles[m].len() == 1 {
-            files.insert(
-                format!("{base}/{}.py", module_names[m]),
-                render_module(
-                    ir,
-                    &canon,
-                    &deferral,
-                    &names,
-                    &type_files,
-                    &[m],
-                    accelerated,
-                )?,
-            );
+            files.insert(format!("{base}/{}.py", module_names[m]), module(&[m])?);
         } else {
             if cycles[m][0] == m {
-                files.insert(
-                    format!("{base}/{}.py", type_files[m]),
-                    render_module(
-                        ir,
-                        &canon,
-                        &deferral,
-                        &names,
-                        &type_files,
-                        &cycles[m],
-                        accelerated,
-                    )?,
-                );
+                files.insert(format!("{base}/{}.py", type_files[m]), module(&cycles[m])?);
             }
             files.insert(
                 format!("{base}/{}.py", module_names[m]),
-                render_reexport(&names, module, &type_files[m])?,
+                render_reexport(&names, schema, &type_files[m])?,
             );
         }
         let mut exported = Vec::new();
         // The directory of the schema files, as the origins of this module's types spell it.
-        let base = module.types.iter().find_map(|&id| {
+        let base = schema.types.iter().find_map(|&id| {
             ir.types[id]
                 .origin
                 .file
-                .strip_suffix(module.rel.as_str())
+                .strip_suffix(schema.rel.as_str())
                 .map(str::to_string)
         });
-        for &id in &module.types {
+        for &id in &schema.types {
             let snake = names::field_name(Lang::Python, &names[id])
                 .trim_end_matches('_')
                 .to_string();
