@@ -91,18 +91,25 @@ struct ReexportTpl {
 
 /// The module of a schema file whose types live in a shared file (see `import_cycles`): it
 /// re-exports them.
+/// What a module exports for a type: the type and its `dump_x`, `is_valid_x`, `parse_x` and
+/// `validate_x`.
+fn exported_names(names: &[String], id: TypeId) -> [String; 5] {
+    let snake = names::field_name(Lang::Python, &names[id])
+        .trim_end_matches('_')
+        .to_string();
+    [
+        names[id].clone(),
+        format!("dump_{snake}"),
+        format!("is_valid_{snake}"),
+        format!("parse_{snake}"),
+        format!("validate_{snake}"),
+    ]
+}
+
 fn render_reexport(names: &[String], module: &crate::ir::Module, shared: &str) -> Result<String> {
     let mut exported = Vec::new();
     for &id in &module.types {
-        let snake = names::field_name(Lang::Python, &names[id])
-            .trim_end_matches('_')
-            .to_string();
-        exported.extend([
-            names[id].clone(),
-            format!("dump_{snake}"),
-            format!("parse_{snake}"),
-            format!("validate_{snake}"),
-        ]);
+        exported.extend(exported_names(names, id));
     }
     sort_imports(&mut exported);
     let mut all = exported.clone();
@@ -231,13 +238,10 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
                 .map(str::to_string)
         });
         for &id in &schema.types {
-            let snake = names::field_name(Lang::Python, &names[id])
-                .trim_end_matches('_')
-                .to_string();
-            exported.push(names[id].clone());
-            exported.push(format!("dump_{snake}"));
-            exported.push(format!("parse_{snake}"));
-            exported.push(format!("validate_{snake}"));
+            let [_, dump, is_valid, parse, validate] = exported_names(&names, id);
+            exported.extend([names[id].clone(), dump, is_valid]);
+            let pair = [validate, parse];
+            exported.extend(pair.iter().cloned());
             // A type may come from another document than its module's (a `$ref` into a
             // schema that is not a module): the location names that document.
             // A variant built from an `if`/`then` table has no schema location of its own.
@@ -252,7 +256,6 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
                     lit::string(&names[id]),
                 ));
             }
-            let pair = [format!("validate_{snake}"), format!("parse_{snake}")];
             registry.push((
                 lit::string(&names[id]),
                 lit::seq(&pair, "(", ")", 4, names[id].len() + 4, 1),

@@ -191,7 +191,8 @@ class Harness:
                 f"{t.file}#{t.pointer}: SCHEMAS/TYPES do not name validate_{t.python}"
             )
         if mode == "check":
-            return lambda v: not validate(v)
+            is_valid: Callable[[Any], bool] = getattr(pkg, f"is_valid_{t.python}")
+            return is_valid
         if mode == "errors":
             return lambda v: not list(validate(v))
         loads = json.loads
@@ -207,16 +208,16 @@ class Harness:
     def pure(self, t: Target, run: Pass) -> Pass:
         """``run`` with the package's native accelerator switched off."""
         rt = self.package(t)._runtime
-        native = getattr(rt, "_native_violations", None)
+        native = getattr(rt, "_native", None)
         if native is None:
             return run
 
         def pure_run() -> int:
-            rt._native_violations = None
+            rt._native = None
             try:
                 return run()
             finally:
-                rt._native_violations = native
+                rt._native = native
 
         return pure_run
 

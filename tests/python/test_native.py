@@ -24,14 +24,27 @@ NATIVE_ON = os.environ.get("CTXGEN_NATIVE", "") != "0"
 
 
 def _violations(validate: Any, data: Any, native: bool) -> list[pkg.Violation]:
-    saved = rt._native_violations
+    saved = rt._native
     if not native:
-        rt._native_violations = None
+        rt._native = None
     try:
         out: list[pkg.Violation] = validate(data)
         return out
     finally:
-        rt._native_violations = saved
+        rt._native = saved
+
+
+def _is_valid(type_name: str, data: Any, native: bool) -> bool:
+    is_valid = getattr(
+        pkg, pkg.TYPES[type_name][0].__name__.replace("validate_", "is_valid_")
+    )
+    saved = rt._native
+    if not native:
+        rt._native = None
+    try:
+        return bool(is_valid(data))
+    finally:
+        rt._native = saved
 
 
 def test_the_switch_decides() -> None:
@@ -62,6 +75,8 @@ def test_every_vector_gets_the_same_violations() -> None:
         reference = _violations(validate, instance, False)
         assert sorted(native) == sorted(reference), f"{type_name}: {description}"
         same_order += native == reference
+        assert _is_valid(type_name, instance, True) is (native == []), description
+        assert _is_valid(type_name, instance, False) is (reference == []), description
     # Where a schema applies several subschemas to one value the two may list them in
     # another order (11 of 812 cases when this was written); the multiset is always equal.
     assert same_order >= len(cases) * 0.95
@@ -88,6 +103,8 @@ def test_values_that_are_not_plain_json_get_the_reference_verdict(value: Any) ->
         native = _violations(validate, value, True)
         reference = _violations(validate, value, False)
         assert sorted(native) == sorted(reference)
+    for type_name in pkg.TYPES:
+        assert _is_valid(type_name, value, True) is _is_valid(type_name, value, False)
 
 
 @pytest.mark.native

@@ -78,8 +78,10 @@ def test_vector_counts() -> None:
 @pytest.mark.parametrize(("location", "case"), CASES)
 def test_vector(location: str, case: dict[str, Any]) -> None:
     validate, parse = _functions(location)
+    is_valid = getattr(pkg, validate.__name__.replace("validate_", "is_valid_", 1))
     instance = case["instance"]
     violations = validate(instance)
+    assert is_valid(instance) is case["valid"]
     if case["valid"]:
         assert violations == []
         value = parse(instance)

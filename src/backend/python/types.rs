@@ -45,6 +45,7 @@ pub struct PyEntry {
     pub parse_returns: String,
     /// The parameter list of `validate_x`, laid out.
     pub validate_params: String,
+    pub is_valid_params: String,
     /// `build` or `build_deep` (`adapt` or `adapt_deep`): whether a value may nest deeply enough
     /// to be built on a thread of its own (`Deferral::builds_deep`).
     pub build: &'static str,
@@ -806,6 +807,7 @@ pub(super) fn render_module(
         let validate_params = params(format!(
             "def validate_{snake}(data: Any) -> list[Violation]:"
         ));
+        let is_valid_params = params(format!("def is_valid_{snake}(data: Any) -> bool:"));
         let deep = deferral.builds_deep(id);
         let build = match (model, deep) {
             (true, false) => "build",
@@ -830,6 +832,7 @@ pub(super) fn render_module(
             dump_params,
             parse_returns,
             validate_params,
+            is_valid_params,
             open,
             name,
             snake,

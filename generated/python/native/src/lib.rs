@@ -331,10 +331,21 @@ mod python_native {
         }))
     }
 
+    /// Whether `data` satisfies node `node`, stopping at the first violation; `None` when
+    /// `data` is not a plain JSON value.
+    #[pyfunction]
+    fn is_valid(py: Python<'_>, node: usize, data: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
+        let Some(&node) = NODES.get(node) else {
+            return Err(pyo3::exceptions::PyIndexError::new_err("no such node"));
+        };
+        Ok(json(data, 0).map(|value| py.detach(|| crate::runtime::is_valid(node, &value))))
+    }
+
     #[pymodule]
     fn context_protocols_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("FINGERPRINT", FINGERPRINT)?;
         m.add_function(wrap_pyfunction!(violations, m)?)?;
+        m.add_function(wrap_pyfunction!(is_valid, m)?)?;
         Ok(())
     }
 }

@@ -1589,12 +1589,17 @@ def too_deep(p: str, out: list[Violation] | None) -> bool:
 _NATIVE_MODULE: Final = "context_protocols_native"
 _NATIVE_FINGERPRINT: Final = "65383e017c2af2dd"
 
-_NativeViolations = Callable[[int, Any], "list[tuple[str, str, str]] | None"]
+
+class _Native(NamedTuple):
+    """The accelerator's entry points: each returns ``None`` for a value it leaves to Python."""
+
+    violations: Callable[[int, Any], list[tuple[str, str, str]] | None]
+    is_valid: Callable[[int, Any], bool | None]
 
 
-def _load_native() -> _NativeViolations | None:
-    """The accelerator's ``violations``, when it is installed, is the one generated with this
-    package, and ``CTXGEN_NATIVE`` is not ``0``; else ``None``."""
+def _load_native() -> _Native | None:
+    """The accelerator, when it is installed, is the one generated with this package, and
+    ``CTXGEN_NATIVE`` is not ``0``; else ``None``."""
     if os.environ.get("CTXGEN_NATIVE", "") == "0":
         return None
     try:
@@ -1609,35 +1614,48 @@ def _load_native() -> _NativeViolations | None:
             stacklevel=2,
         )
         return None
-    return cast("_NativeViolations", module.violations)
+    return _Native(module.violations, module.is_valid)
 
 
-_native_violations = _load_native()
+_native = _load_native()
 
-#: Whether the native accelerator validates (in ``validate_x`` and ``parse_x``).
-ACCELERATED: Final = _native_violations is not None
+#: Whether the native accelerator validates (in ``validate_x``, ``is_valid_x`` and ``parse_x``).
+ACCELERATED: Final = _native is not None
 
 
 def violations(validator: Validator, data: Any, node: int = -1) -> list[Violation]:
     """Every violation of ``data``. The native accelerator, when loaded, checks a plain JSON
     value (node ``node`` of the program, ``validator`` in Python) and gives the same
-    violations in the same order; anything else runs in Python.
+    violations; anything else runs in Python.
 
     A deeply nested instance can need more frames than Python's recursion limit allows
     (several per level, ``MAX_DEPTH`` levels at most): the validator then runs again with
     the limit raised (pure Python calls take no C stack on Python 3.11 and later), and the
     limit is restored afterwards.
     """
-    if _native_violations is not None and node >= 0:
-        found = _native_violations(node, data)
+    if _native is not None and node >= 0:
+        found = _native.violations(node, data)
         if found is not None:
             return [Violation._make(v) for v in found]
     out: list[Violation] = []
     try:
         validator(data, "", out)
     except RecursionError:
-        out = _deep(validator, data)
+        _deep(validator, data, out)
     return out
+
+
+def is_valid(validator: Validator, data: Any, node: int = -1) -> bool:
+    """Whether ``data`` has no violation: ``violations`` without them, stopping at the first
+    (the accelerator's too, when loaded)."""
+    if _native is not None and node >= 0:
+        found = _native.is_valid(node, data)
+        if found is not None:
+            return found
+    try:
+        return validator(data, "", None)
+    except RecursionError:
+        return _deep(validator, data, None)
 
 
 _limit_lock = threading.Lock()
@@ -1664,14 +1682,14 @@ def _recursion_room(frames: int) -> Iterator[None]:
                 sys.setrecursionlimit(_limit_saved)
 
 
-def _deep(validator: Validator, data: Any) -> list[Violation]:
+def _deep(validator: Validator, data: Any, out: list[Violation] | None) -> bool:
     frames = 16 * (MAX_DEPTH + 2)
     while True:
-        out: list[Violation] = []
+        if out is not None:
+            out.clear()
         try:
             with _recursion_room(frames):
-                validator(data, "", out)
-            return out
+                return validator(data, "", out)
         except RecursionError:
             if frames >= 1 << 24:
                 raise

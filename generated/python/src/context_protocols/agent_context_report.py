@@ -370,6 +370,12 @@ def validate_agent_context_report(data: Any) -> list[Violation]:
     return _rt.violations(_v._n0, data, 0)
 
 
+def is_valid_agent_context_report(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AgentContextReport`` schema: ``validate_agent_context_report`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n0, data, 0)
+
+
 def parse_agent_context_report(data: Any) -> AgentContextReport:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AgentContextReport``."""
     _rt.check(_v._n0, data, 0)
@@ -384,6 +390,12 @@ def dump_agent_context_report(value: AgentContextReport) -> Any:
 def validate_context_report(data: Any) -> list[Violation]:
     """Every violation of the ``ContextReport`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n1, data, 1)
+
+
+def is_valid_context_report(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ContextReport`` schema: ``validate_context_report`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n1, data, 1)
 
 
 def parse_context_report(data: Any) -> ContextReport:
@@ -402,6 +414,12 @@ def validate_context_window(data: Any) -> list[Violation]:
     return _rt.violations(_v._n5, data, 5)
 
 
+def is_valid_context_window(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ContextWindow`` schema: ``validate_context_window`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n5, data, 5)
+
+
 def parse_context_window(data: Any) -> ContextWindow:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ContextWindow``."""
     _rt.check(_v._n5, data, 5)
@@ -416,6 +434,12 @@ def dump_context_window(value: ContextWindow) -> Any:
 def validate_freshness(data: Any) -> list[Violation]:
     """Every violation of the ``Freshness`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n10, data, 10)
+
+
+def is_valid_freshness(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Freshness`` schema: ``validate_freshness`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n10, data, 10)
 
 
 def parse_freshness(data: Any) -> Freshness:
@@ -434,6 +458,12 @@ def validate_file_category_counts(data: Any) -> list[Violation]:
     return _rt.violations(_v._n9, data, 9)
 
 
+def is_valid_file_category_counts(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``FileCategoryCounts`` schema: ``validate_file_category_counts`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n9, data, 9)
+
+
 def parse_file_category_counts(data: Any) -> FileCategoryCounts:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``FileCategoryCounts``."""
     _rt.check(_v._n9, data, 9)
@@ -448,6 +478,12 @@ def dump_file_category_counts(value: FileCategoryCounts) -> Any:
 def validate_loaded_project(data: Any) -> list[Violation]:
     """Every violation of the ``LoadedProject`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n8, data, 8)
+
+
+def is_valid_loaded_project(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``LoadedProject`` schema: ``validate_loaded_project`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n8, data, 8)
 
 
 def parse_loaded_project(data: Any) -> LoadedProject:
@@ -466,6 +502,12 @@ def validate_loaded_task(data: Any) -> list[Violation]:
     return _rt.violations(_v._n12, data, 12)
 
 
+def is_valid_loaded_task(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``LoadedTask`` schema: ``validate_loaded_task`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n12, data, 12)
+
+
 def parse_loaded_task(data: Any) -> LoadedTask:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``LoadedTask``."""
     _rt.check(_v._n12, data, 12)
@@ -480,6 +522,12 @@ def dump_loaded_task(value: LoadedTask) -> Any:
 def validate_loaded_document(data: Any) -> list[Violation]:
     """Every violation of the ``LoadedDocument`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n15, data, 15)
+
+
+def is_valid_loaded_document(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``LoadedDocument`` schema: ``validate_loaded_document`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n15, data, 15)
 
 
 def parse_loaded_document(data: Any) -> LoadedDocument:
@@ -498,6 +546,12 @@ def validate_capabilities(data: Any) -> list[Violation]:
     return _rt.violations(_v._n16, data, 16)
 
 
+def is_valid_capabilities(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Capabilities`` schema: ``validate_capabilities`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n16, data, 16)
+
+
 def parse_capabilities(data: Any) -> Capabilities:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Capabilities``."""
     _rt.check(_v._n16, data, 16)
@@ -514,6 +568,12 @@ def validate_memory_state(data: Any) -> list[Violation]:
     return _rt.violations(_v._n19, data, 19)
 
 
+def is_valid_memory_state(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``MemoryState`` schema: ``validate_memory_state`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n19, data, 19)
+
+
 def parse_memory_state(data: Any) -> MemoryState:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``MemoryState``."""
     _rt.check(_v._n19, data, 19)
@@ -528,6 +588,12 @@ def dump_memory_state(value: MemoryState) -> Any:
 def validate_report_context_input(data: Any) -> list[Violation]:
     """Every violation of the ``ReportContextInput`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n20, data, 20)
+
+
+def is_valid_report_context_input(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ReportContextInput`` schema: ``validate_report_context_input`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n20, data, 20)
 
 
 def parse_report_context_input(data: Any) -> ReportContextInput:

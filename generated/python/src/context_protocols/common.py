@@ -53,6 +53,12 @@ def validate_unit_score(data: Any) -> list[Violation]:
     return _rt.violations(_v._n21, data, 21)
 
 
+def is_valid_unit_score(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``UnitScore`` schema: ``validate_unit_score`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n21, data, 21)
+
+
 def parse_unit_score(data: Any) -> UnitScore:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``UnitScore``."""
     _rt.check(_v._n21, data, 21)
@@ -67,6 +73,12 @@ def dump_unit_score(value: UnitScore) -> Any:
 def validate_non_negative_integer(data: Any) -> list[Violation]:
     """Every violation of the ``NonNegativeInteger`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n4, data, 4)
+
+
+def is_valid_non_negative_integer(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``NonNegativeInteger`` schema: ``validate_non_negative_integer`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n4, data, 4)
 
 
 def parse_non_negative_integer(data: Any) -> NonNegativeInteger:
@@ -85,6 +97,12 @@ def validate_date_time(data: Any) -> list[Violation]:
     return _rt.violations(_v._n3, data, 3)
 
 
+def is_valid_date_time(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``DateTime`` schema: ``validate_date_time`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n3, data, 3)
+
+
 def parse_date_time(data: Any) -> DateTime:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``DateTime``."""
     _rt.check(_v._n3, data, 3)
@@ -101,6 +119,12 @@ def validate_date_type(data: Any) -> list[Violation]:
     return _rt.violations(_v._n22, data, 22)
 
 
+def is_valid_date_type(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``DateType`` schema: ``validate_date_type`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n22, data, 22)
+
+
 def parse_date_type(data: Any) -> DateType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``DateType``."""
     _rt.check(_v._n22, data, 22)
@@ -115,6 +139,12 @@ def dump_date_type(value: DateType) -> Any:
 def validate_context_path(data: Any) -> list[Violation]:
     """Every violation of the ``ContextPath`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n23, data, 23)
+
+
+def is_valid_context_path(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ContextPath`` schema: ``validate_context_path`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n23, data, 23)
 
 
 def parse_context_path(data: Any) -> ContextPath:

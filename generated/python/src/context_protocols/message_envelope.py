@@ -58,6 +58,12 @@ def validate_message_envelope(data: Any) -> list[Violation]:
     return _rt.violations(_v._n24, data, 24)
 
 
+def is_valid_message_envelope(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``MessageEnvelope`` schema: ``validate_message_envelope`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n24, data, 24)
+
+
 def parse_message_envelope(data: Any) -> MessageEnvelope:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``MessageEnvelope``."""
     _rt.check(_v._n24, data, 24)

@@ -830,6 +830,12 @@ def validate_document_type(data: Any) -> list[Violation]:
     return _rt.violations(_v._n26, data, 26)
 
 
+def is_valid_document_type(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``DocumentType`` schema: ``validate_document_type`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n26, data, 26)
+
+
 def parse_document_type(data: Any) -> DocumentType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``DocumentType``."""
     _rt.check(_v._n26, data, 26)
@@ -844,6 +850,12 @@ def dump_document_type(value: DocumentType) -> Any:
 def validate_chapter_type(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterType`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n27, data, 27)
+
+
+def is_valid_chapter_type(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ChapterType`` schema: ``validate_chapter_type`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n27, data, 27)
 
 
 def parse_chapter_type(data: Any) -> ChapterType:
@@ -862,6 +874,12 @@ def validate_chapter_status(data: Any) -> list[Violation]:
     return _rt.violations(_v._n28, data, 28)
 
 
+def is_valid_chapter_status(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ChapterStatus`` schema: ``validate_chapter_status`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n28, data, 28)
+
+
 def parse_chapter_status(data: Any) -> ChapterStatus:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterStatus``."""
     _rt.check(_v._n28, data, 28)
@@ -876,6 +894,12 @@ def dump_chapter_status(value: ChapterStatus) -> Any:
 def validate_section_status(data: Any) -> list[Violation]:
     """Every violation of the ``SectionStatus`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n29, data, 29)
+
+
+def is_valid_section_status(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``SectionStatus`` schema: ``validate_section_status`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n29, data, 29)
 
 
 def parse_section_status(data: Any) -> SectionStatus:
@@ -894,6 +918,12 @@ def validate_citation_style(data: Any) -> list[Violation]:
     return _rt.violations(_v._n30, data, 30)
 
 
+def is_valid_citation_style(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``CitationStyle`` schema: ``validate_citation_style`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n30, data, 30)
+
+
 def parse_citation_style(data: Any) -> CitationStyle:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CitationStyle``."""
     _rt.check(_v._n30, data, 30)
@@ -908,6 +938,12 @@ def dump_citation_style(value: CitationStyle) -> Any:
 def validate_methodology_type(data: Any) -> list[Violation]:
     """Every violation of the ``MethodologyType`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n31, data, 31)
+
+
+def is_valid_methodology_type(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``MethodologyType`` schema: ``validate_methodology_type`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n31, data, 31)
 
 
 def parse_methodology_type(data: Any) -> MethodologyType:
@@ -926,6 +962,12 @@ def validate_tense(data: Any) -> list[Violation]:
     return _rt.violations(_v._n32, data, 32)
 
 
+def is_valid_tense(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Tense`` schema: ``validate_tense`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n32, data, 32)
+
+
 def parse_tense(data: Any) -> Tense:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Tense``."""
     _rt.check(_v._n32, data, 32)
@@ -940,6 +982,12 @@ def dump_tense(value: Tense) -> Any:
 def validate_tense_rules(data: Any) -> list[Violation]:
     """Every violation of the ``TenseRules`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n33, data, 33)
+
+
+def is_valid_tense_rules(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``TenseRules`` schema: ``validate_tense_rules`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n33, data, 33)
 
 
 def parse_tense_rules(data: Any) -> TenseRules:
@@ -958,6 +1006,12 @@ def validate_heading_style(data: Any) -> list[Violation]:
     return _rt.violations(_v._n34, data, 34)
 
 
+def is_valid_heading_style(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``HeadingStyle`` schema: ``validate_heading_style`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n34, data, 34)
+
+
 def parse_heading_style(data: Any) -> HeadingStyle:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``HeadingStyle``."""
     _rt.check(_v._n34, data, 34)
@@ -972,6 +1026,12 @@ def dump_heading_style(value: HeadingStyle) -> Any:
 def validate_figure_prefix(data: Any) -> list[Violation]:
     """Every violation of the ``FigurePrefix`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n35, data, 35)
+
+
+def is_valid_figure_prefix(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``FigurePrefix`` schema: ``validate_figure_prefix`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n35, data, 35)
 
 
 def parse_figure_prefix(data: Any) -> FigurePrefix:
@@ -990,6 +1050,12 @@ def validate_table_prefix(data: Any) -> list[Violation]:
     return _rt.violations(_v._n36, data, 36)
 
 
+def is_valid_table_prefix(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``TablePrefix`` schema: ``validate_table_prefix`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n36, data, 36)
+
+
 def parse_table_prefix(data: Any) -> TablePrefix:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``TablePrefix``."""
     _rt.check(_v._n36, data, 36)
@@ -1004,6 +1070,12 @@ def dump_table_prefix(value: TablePrefix) -> Any:
 def validate_equation_numbering(data: Any) -> list[Violation]:
     """Every violation of the ``EquationNumbering`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n37, data, 37)
+
+
+def is_valid_equation_numbering(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EquationNumbering`` schema: ``validate_equation_numbering`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n37, data, 37)
 
 
 def parse_equation_numbering(data: Any) -> EquationNumbering:
@@ -1022,6 +1094,12 @@ def validate_formatting(data: Any) -> list[Violation]:
     return _rt.violations(_v._n38, data, 38)
 
 
+def is_valid_formatting(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Formatting`` schema: ``validate_formatting`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n38, data, 38)
+
+
 def parse_formatting(data: Any) -> Formatting:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Formatting``."""
     _rt.check(_v._n38, data, 38)
@@ -1036,6 +1114,12 @@ def dump_formatting(value: Formatting) -> Any:
 def validate_style_guide(data: Any) -> list[Violation]:
     """Every violation of the ``StyleGuide`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n39, data, 39)
+
+
+def is_valid_style_guide(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``StyleGuide`` schema: ``validate_style_guide`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n39, data, 39)
 
 
 def parse_style_guide(data: Any) -> StyleGuide:
@@ -1054,6 +1138,12 @@ def validate_chapter_style_guide(data: Any) -> list[Violation]:
     return _rt.violations(_v._n40, data, 40)
 
 
+def is_valid_chapter_style_guide(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ChapterStyleGuide`` schema: ``validate_chapter_style_guide`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n40, data, 40)
+
+
 def parse_chapter_style_guide(data: Any) -> ChapterStyleGuide:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterStyleGuide``."""
     _rt.check(_v._n40, data, 40)
@@ -1068,6 +1158,12 @@ def dump_chapter_style_guide(value: ChapterStyleGuide) -> Any:
 def validate_section_style_guide(data: Any) -> list[Violation]:
     """Every violation of the ``SectionStyleGuide`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n41, data, 41)
+
+
+def is_valid_section_style_guide(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``SectionStyleGuide`` schema: ``validate_section_style_guide`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n41, data, 41)
 
 
 def parse_section_style_guide(data: Any) -> SectionStyleGuide:
@@ -1086,6 +1182,12 @@ def validate_glossary_entry(data: Any) -> list[Violation]:
     return _rt.violations(_v._n42, data, 42)
 
 
+def is_valid_glossary_entry(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``GlossaryEntry`` schema: ``validate_glossary_entry`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n42, data, 42)
+
+
 def parse_glossary_entry(data: Any) -> GlossaryEntry:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``GlossaryEntry``."""
     _rt.check(_v._n42, data, 42)
@@ -1100,6 +1202,12 @@ def dump_glossary_entry(value: GlossaryEntry) -> Any:
 def validate_chapter_outline(data: Any) -> list[Violation]:
     """Every violation of the ``ChapterOutline`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n43, data, 43)
+
+
+def is_valid_chapter_outline(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ChapterOutline`` schema: ``validate_chapter_outline`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n43, data, 43)
 
 
 def parse_chapter_outline(data: Any) -> ChapterOutline:
@@ -1118,6 +1226,12 @@ def validate_chapter_summary(data: Any) -> list[Violation]:
     return _rt.violations(_v._n45, data, 45)
 
 
+def is_valid_chapter_summary(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ChapterSummary`` schema: ``validate_chapter_summary`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n45, data, 45)
+
+
 def parse_chapter_summary(data: Any) -> ChapterSummary:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterSummary``."""
     _rt.check(_v._n45, data, 45)
@@ -1132,6 +1246,12 @@ def dump_chapter_summary(value: ChapterSummary) -> Any:
 def validate_word_budget(data: Any) -> list[Violation]:
     """Every violation of the ``WordBudget`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n47, data, 47)
+
+
+def is_valid_word_budget(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``WordBudget`` schema: ``validate_word_budget`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n47, data, 47)
 
 
 def parse_word_budget(data: Any) -> WordBudget:
@@ -1150,6 +1270,12 @@ def validate_thesis_context(data: Any) -> list[Violation]:
     return _rt.violations(_v._n48, data, 48)
 
 
+def is_valid_thesis_context(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ThesisContext`` schema: ``validate_thesis_context`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n48, data, 48)
+
+
 def parse_thesis_context(data: Any) -> ThesisContext:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ThesisContext``."""
     _rt.check(_v._n48, data, 48)
@@ -1164,6 +1290,12 @@ def dump_thesis_context(value: ThesisContext) -> Any:
 def validate_section_assignment(data: Any) -> list[Violation]:
     """Every violation of the ``SectionAssignment`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n53, data, 53)
+
+
+def is_valid_section_assignment(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``SectionAssignment`` schema: ``validate_section_assignment`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n53, data, 53)
 
 
 def parse_section_assignment(data: Any) -> SectionAssignment:
@@ -1182,6 +1314,12 @@ def validate_chapter_context(data: Any) -> list[Violation]:
     return _rt.violations(_v._n54, data, 54)
 
 
+def is_valid_chapter_context(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ChapterContext`` schema: ``validate_chapter_context`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n54, data, 54)
+
+
 def parse_chapter_context(data: Any) -> ChapterContext:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ChapterContext``."""
     _rt.check(_v._n54, data, 54)
@@ -1196,6 +1334,12 @@ def dump_chapter_context(value: ChapterContext) -> Any:
 def validate_section_context(data: Any) -> list[Violation]:
     """Every violation of the ``SectionContext`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n59, data, 59)
+
+
+def is_valid_section_context(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``SectionContext`` schema: ``validate_section_context`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n59, data, 59)
 
 
 def parse_section_context(data: Any) -> SectionContext:
@@ -1214,6 +1358,12 @@ def validate_target_type(data: Any) -> list[Violation]:
     return _rt.violations(_v._n61, data, 61)
 
 
+def is_valid_target_type(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``TargetType`` schema: ``validate_target_type`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n61, data, 61)
+
+
 def parse_target_type(data: Any) -> TargetType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``TargetType``."""
     _rt.check(_v._n61, data, 61)
@@ -1228,6 +1378,12 @@ def dump_target_type(value: TargetType) -> Any:
 def validate_severity(data: Any) -> list[Violation]:
     """Every violation of the ``Severity`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n62, data, 62)
+
+
+def is_valid_severity(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Severity`` schema: ``validate_severity`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n62, data, 62)
 
 
 def parse_severity(data: Any) -> Severity:
@@ -1246,6 +1402,12 @@ def validate_category_scores(data: Any) -> list[Violation]:
     return _rt.violations(_v._n63, data, 63)
 
 
+def is_valid_category_scores(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``CategoryScores`` schema: ``validate_category_scores`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n63, data, 63)
+
+
 def parse_category_scores(data: Any) -> CategoryScores:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CategoryScores``."""
     _rt.check(_v._n63, data, 63)
@@ -1260,6 +1422,12 @@ def dump_category_scores(value: CategoryScores) -> Any:
 def validate_quality_issue(data: Any) -> list[Violation]:
     """Every violation of the ``QualityIssue`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n64, data, 64)
+
+
+def is_valid_quality_issue(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``QualityIssue`` schema: ``validate_quality_issue`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n64, data, 64)
 
 
 def parse_quality_issue(data: Any) -> QualityIssue:
@@ -1278,6 +1446,12 @@ def validate_context_used(data: Any) -> list[Violation]:
     return _rt.violations(_v._n65, data, 65)
 
 
+def is_valid_context_used(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ContextUsed`` schema: ``validate_context_used`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n65, data, 65)
+
+
 def parse_context_used(data: Any) -> ContextUsed:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ContextUsed``."""
     _rt.check(_v._n65, data, 65)
@@ -1292,6 +1466,12 @@ def dump_context_used(value: ContextUsed) -> Any:
 def validate_quality_report(data: Any) -> list[Violation]:
     """Every violation of the ``QualityReport`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n66, data, 66)
+
+
+def is_valid_quality_report(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``QualityReport`` schema: ``validate_quality_report`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n66, data, 66)
 
 
 def parse_quality_report(data: Any) -> QualityReport:

@@ -1061,6 +1061,12 @@ def validate_score(data: Any) -> list[Violation]:
     return _rt.violations(_v._n68, data, 68)
 
 
+def is_valid_score(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Score`` schema: ``validate_score`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n68, data, 68)
+
+
 def parse_score(data: Any) -> Score:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Score``."""
     _rt.check(_v._n68, data, 68)
@@ -1075,6 +1081,12 @@ def dump_score(value: Score) -> Any:
 def validate_engagement(data: Any) -> list[Violation]:
     """Every violation of the ``Engagement`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n69, data, 69)
+
+
+def is_valid_engagement(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Engagement`` schema: ``validate_engagement`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n69, data, 69)
 
 
 def parse_engagement(data: Any) -> Engagement:
@@ -1093,6 +1105,12 @@ def validate_alternative_time(data: Any) -> list[Violation]:
     return _rt.violations(_v._n70, data, 70)
 
 
+def is_valid_alternative_time(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AlternativeTime`` schema: ``validate_alternative_time`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n70, data, 70)
+
+
 def parse_alternative_time(data: Any) -> AlternativeTime:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AlternativeTime``."""
     _rt.check(_v._n70, data, 70)
@@ -1107,6 +1125,12 @@ def dump_alternative_time(value: AlternativeTime) -> Any:
 def validate_attendee_action_type(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeActionType`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n72, data, 72)
+
+
+def is_valid_attendee_action_type(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeActionType`` schema: ``validate_attendee_action_type`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n72, data, 72)
 
 
 def parse_attendee_action_type(data: Any) -> AttendeeActionType:
@@ -1125,6 +1149,12 @@ def validate_reply_subtype(data: Any) -> list[Violation]:
     return _rt.violations(_v._n73, data, 73)
 
 
+def is_valid_reply_subtype(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ReplySubtype`` schema: ``validate_reply_subtype`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n73, data, 73)
+
+
 def parse_reply_subtype(data: Any) -> ReplySubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ReplySubtype``."""
     _rt.check(_v._n73, data, 73)
@@ -1139,6 +1169,12 @@ def dump_reply_subtype(value: ReplySubtype) -> Any:
 def validate_wait_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``WaitSubtype`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n74, data, 74)
+
+
+def is_valid_wait_subtype(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``WaitSubtype`` schema: ``validate_wait_subtype`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n74, data, 74)
 
 
 def parse_wait_subtype(data: Any) -> WaitSubtype:
@@ -1157,6 +1193,12 @@ def validate_confirm_subtype(data: Any) -> list[Violation]:
     return _rt.violations(_v._n75, data, 75)
 
 
+def is_valid_confirm_subtype(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ConfirmSubtype`` schema: ``validate_confirm_subtype`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n75, data, 75)
+
+
 def parse_confirm_subtype(data: Any) -> ConfirmSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ConfirmSubtype``."""
     _rt.check(_v._n75, data, 75)
@@ -1171,6 +1213,12 @@ def dump_confirm_subtype(value: ConfirmSubtype) -> Any:
 def validate_escalate_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateSubtype`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n76, data, 76)
+
+
+def is_valid_escalate_subtype(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EscalateSubtype`` schema: ``validate_escalate_subtype`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n76, data, 76)
 
 
 def parse_escalate_subtype(data: Any) -> EscalateSubtype:
@@ -1189,6 +1237,12 @@ def validate_close_subtype(data: Any) -> list[Violation]:
     return _rt.violations(_v._n77, data, 77)
 
 
+def is_valid_close_subtype(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``CloseSubtype`` schema: ``validate_close_subtype`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n77, data, 77)
+
+
 def parse_close_subtype(data: Any) -> CloseSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CloseSubtype``."""
     _rt.check(_v._n77, data, 77)
@@ -1205,6 +1259,12 @@ def validate_empty_metadata(data: Any) -> list[Violation]:
     return _rt.violations(_v._n78, data, 78)
 
 
+def is_valid_empty_metadata(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EmptyMetadata`` schema: ``validate_empty_metadata`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n78, data, 78)
+
+
 def parse_empty_metadata(data: Any) -> EmptyMetadata:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EmptyMetadata``."""
     _rt.check(_v._n78, data, 78)
@@ -1219,6 +1279,12 @@ def dump_empty_metadata(value: EmptyMetadata) -> Any:
 def validate_escalate_alternatives_proposed_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateAlternativesProposedMetadata`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n79, data, 79)
+
+
+def is_valid_escalate_alternatives_proposed_metadata(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EscalateAlternativesProposedMetadata`` schema: ``validate_escalate_alternatives_proposed_metadata`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n79, data, 79)
 
 
 def parse_escalate_alternatives_proposed_metadata(
@@ -1241,6 +1307,12 @@ def validate_escalate_unusual_metadata(data: Any) -> list[Violation]:
     return _rt.violations(_v._n80, data, 80)
 
 
+def is_valid_escalate_unusual_metadata(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EscalateUnusualMetadata`` schema: ``validate_escalate_unusual_metadata`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n80, data, 80)
+
+
 def parse_escalate_unusual_metadata(data: Any) -> EscalateUnusualMetadata:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EscalateUnusualMetadata``."""
     _rt.check(_v._n80, data, 80)
@@ -1255,6 +1327,12 @@ def dump_escalate_unusual_metadata(value: EscalateUnusualMetadata) -> Any:
 def validate_escalate_internal_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``EscalateInternalMetadata`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n81, data, 81)
+
+
+def is_valid_escalate_internal_metadata(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EscalateInternalMetadata`` schema: ``validate_escalate_internal_metadata`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n81, data, 81)
 
 
 def parse_escalate_internal_metadata(data: Any) -> EscalateInternalMetadata:
@@ -1273,6 +1351,12 @@ def validate_attendee_next_action(data: Any) -> list[Violation]:
     return _rt.violations(_v._n82, data, 82)
 
 
+def is_valid_attendee_next_action(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeNextAction`` schema: ``validate_attendee_next_action`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n82, data, 82)
+
+
 def parse_attendee_next_action(data: Any) -> AttendeeNextAction:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextAction``."""
     _rt.check(_v._n82, data, 82)
@@ -1287,6 +1371,12 @@ def dump_attendee_next_action(value: AttendeeNextAction) -> Any:
 def validate_attendee_next_action_initiate(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionInitiate`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n212, data, 212)
+
+
+def is_valid_attendee_next_action_initiate(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeNextActionInitiate`` schema: ``validate_attendee_next_action_initiate`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n212, data, 212)
 
 
 def parse_attendee_next_action_initiate(data: Any) -> AttendeeNextActionInitiate:
@@ -1305,6 +1395,12 @@ def validate_attendee_next_action_reply(data: Any) -> list[Violation]:
     return _rt.violations(_v._n213, data, 213)
 
 
+def is_valid_attendee_next_action_reply(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeNextActionReply`` schema: ``validate_attendee_next_action_reply`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n213, data, 213)
+
+
 def parse_attendee_next_action_reply(data: Any) -> AttendeeNextActionReply:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionReply``."""
     _rt.check(_v._n213, data, 213)
@@ -1319,6 +1415,12 @@ def dump_attendee_next_action_reply(value: AttendeeNextActionReply) -> Any:
 def validate_attendee_next_action_wait(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionWait`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n214, data, 214)
+
+
+def is_valid_attendee_next_action_wait(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeNextActionWait`` schema: ``validate_attendee_next_action_wait`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n214, data, 214)
 
 
 def parse_attendee_next_action_wait(data: Any) -> AttendeeNextActionWait:
@@ -1337,6 +1439,12 @@ def validate_attendee_next_action_follow_up(data: Any) -> list[Violation]:
     return _rt.violations(_v._n215, data, 215)
 
 
+def is_valid_attendee_next_action_follow_up(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeNextActionFollowUp`` schema: ``validate_attendee_next_action_follow_up`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n215, data, 215)
+
+
 def parse_attendee_next_action_follow_up(data: Any) -> AttendeeNextActionFollowUp:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionFollowUp``."""
     _rt.check(_v._n215, data, 215)
@@ -1351,6 +1459,12 @@ def dump_attendee_next_action_follow_up(value: AttendeeNextActionFollowUp) -> An
 def validate_attendee_next_action_confirm(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionConfirm`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n216, data, 216)
+
+
+def is_valid_attendee_next_action_confirm(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeNextActionConfirm`` schema: ``validate_attendee_next_action_confirm`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n216, data, 216)
 
 
 def parse_attendee_next_action_confirm(data: Any) -> AttendeeNextActionConfirm:
@@ -1369,6 +1483,12 @@ def validate_attendee_next_action_escalate(data: Any) -> list[Violation]:
     return _rt.violations(_v._n220, data, 220)
 
 
+def is_valid_attendee_next_action_escalate(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeNextActionEscalate`` schema: ``validate_attendee_next_action_escalate`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n220, data, 220)
+
+
 def parse_attendee_next_action_escalate(data: Any) -> AttendeeNextActionEscalate:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionEscalate``."""
     _rt.check(_v._n220, data, 220)
@@ -1385,6 +1505,12 @@ def validate_attendee_next_action_escalate_alternatives_proposed(
 ) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalateAlternativesProposed`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n217, data, 217)
+
+
+def is_valid_attendee_next_action_escalate_alternatives_proposed(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeNextActionEscalateAlternativesProposed`` schema: ``validate_attendee_next_action_escalate_alternatives_proposed`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n217, data, 217)
 
 
 def parse_attendee_next_action_escalate_alternatives_proposed(
@@ -1407,6 +1533,12 @@ def validate_attendee_next_action_escalate_unusual(data: Any) -> list[Violation]
     return _rt.violations(_v._n218, data, 218)
 
 
+def is_valid_attendee_next_action_escalate_unusual(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeNextActionEscalateUnusual`` schema: ``validate_attendee_next_action_escalate_unusual`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n218, data, 218)
+
+
 def parse_attendee_next_action_escalate_unusual(
     data: Any,
 ) -> AttendeeNextActionEscalateUnusual:
@@ -1425,6 +1557,12 @@ def dump_attendee_next_action_escalate_unusual(
 def validate_attendee_next_action_escalate_internal(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeNextActionEscalateInternal`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n219, data, 219)
+
+
+def is_valid_attendee_next_action_escalate_internal(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeNextActionEscalateInternal`` schema: ``validate_attendee_next_action_escalate_internal`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n219, data, 219)
 
 
 def parse_attendee_next_action_escalate_internal(
@@ -1447,6 +1585,12 @@ def validate_attendee_next_action_close(data: Any) -> list[Violation]:
     return _rt.violations(_v._n221, data, 221)
 
 
+def is_valid_attendee_next_action_close(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeNextActionClose`` schema: ``validate_attendee_next_action_close`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n221, data, 221)
+
+
 def parse_attendee_next_action_close(data: Any) -> AttendeeNextActionClose:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AttendeeNextActionClose``."""
     _rt.check(_v._n221, data, 221)
@@ -1461,6 +1605,12 @@ def dump_attendee_next_action_close(value: AttendeeNextActionClose) -> Any:
 def validate_event_action_type(data: Any) -> list[Violation]:
     """Every violation of the ``EventActionType`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n123, data, 123)
+
+
+def is_valid_event_action_type(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventActionType`` schema: ``validate_event_action_type`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n123, data, 123)
 
 
 def parse_event_action_type(data: Any) -> EventActionType:
@@ -1479,6 +1629,12 @@ def validate_coordination_in_progress_subtype(data: Any) -> list[Violation]:
     return _rt.violations(_v._n124, data, 124)
 
 
+def is_valid_coordination_in_progress_subtype(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``CoordinationInProgressSubtype`` schema: ``validate_coordination_in_progress_subtype`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n124, data, 124)
+
+
 def parse_coordination_in_progress_subtype(data: Any) -> CoordinationInProgressSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CoordinationInProgressSubtype``."""
     _rt.check(_v._n124, data, 124)
@@ -1493,6 +1649,12 @@ def dump_coordination_in_progress_subtype(value: CoordinationInProgressSubtype) 
 def validate_waiting_for_decision_subtype(data: Any) -> list[Violation]:
     """Every violation of the ``WaitingForDecisionSubtype`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n125, data, 125)
+
+
+def is_valid_waiting_for_decision_subtype(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``WaitingForDecisionSubtype`` schema: ``validate_waiting_for_decision_subtype`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n125, data, 125)
 
 
 def parse_waiting_for_decision_subtype(data: Any) -> WaitingForDecisionSubtype:
@@ -1511,6 +1673,12 @@ def validate_complete_subtype(data: Any) -> list[Violation]:
     return _rt.violations(_v._n126, data, 126)
 
 
+def is_valid_complete_subtype(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``CompleteSubtype`` schema: ``validate_complete_subtype`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n126, data, 126)
+
+
 def parse_complete_subtype(data: Any) -> CompleteSubtype:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CompleteSubtype``."""
     _rt.check(_v._n126, data, 126)
@@ -1525,6 +1693,12 @@ def dump_complete_subtype(value: CompleteSubtype) -> Any:
 def validate_reschedule_metadata(data: Any) -> list[Violation]:
     """Every violation of the ``RescheduleMetadata`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n127, data, 127)
+
+
+def is_valid_reschedule_metadata(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``RescheduleMetadata`` schema: ``validate_reschedule_metadata`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n127, data, 127)
 
 
 def parse_reschedule_metadata(data: Any) -> RescheduleMetadata:
@@ -1543,6 +1717,12 @@ def validate_resolve_conflict_metadata(data: Any) -> list[Violation]:
     return _rt.violations(_v._n129, data, 129)
 
 
+def is_valid_resolve_conflict_metadata(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ResolveConflictMetadata`` schema: ``validate_resolve_conflict_metadata`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n129, data, 129)
+
+
 def parse_resolve_conflict_metadata(data: Any) -> ResolveConflictMetadata:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ResolveConflictMetadata``."""
     _rt.check(_v._n129, data, 129)
@@ -1559,6 +1739,12 @@ def validate_event_next_action(data: Any) -> list[Violation]:
     return _rt.violations(_v._n130, data, 130)
 
 
+def is_valid_event_next_action(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventNextAction`` schema: ``validate_event_next_action`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n130, data, 130)
+
+
 def parse_event_next_action(data: Any) -> EventNextAction:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextAction``."""
     _rt.check(_v._n130, data, 130)
@@ -1573,6 +1759,12 @@ def dump_event_next_action(value: EventNextAction) -> Any:
 def validate_event_next_action_coordination_in_progress(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextActionCoordinationInProgress`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n222, data, 222)
+
+
+def is_valid_event_next_action_coordination_in_progress(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventNextActionCoordinationInProgress`` schema: ``validate_event_next_action_coordination_in_progress`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n222, data, 222)
 
 
 def parse_event_next_action_coordination_in_progress(
@@ -1593,6 +1785,12 @@ def dump_event_next_action_coordination_in_progress(
 def validate_event_next_action_waiting_for_decision(data: Any) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecision`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n230, data, 230)
+
+
+def is_valid_event_next_action_waiting_for_decision(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventNextActionWaitingForDecision`` schema: ``validate_event_next_action_waiting_for_decision`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n230, data, 230)
 
 
 def parse_event_next_action_waiting_for_decision(
@@ -1617,6 +1815,12 @@ def validate_event_next_action_waiting_for_decision_get_alternatives(
     return _rt.violations(_v._n223, data, 223)
 
 
+def is_valid_event_next_action_waiting_for_decision_get_alternatives(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventNextActionWaitingForDecisionGetAlternatives`` schema: ``validate_event_next_action_waiting_for_decision_get_alternatives`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n223, data, 223)
+
+
 def parse_event_next_action_waiting_for_decision_get_alternatives(
     data: Any,
 ) -> EventNextActionWaitingForDecisionGetAlternatives:
@@ -1637,6 +1841,12 @@ def validate_event_next_action_waiting_for_decision_reschedule(
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionReschedule`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n225, data, 225)
+
+
+def is_valid_event_next_action_waiting_for_decision_reschedule(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventNextActionWaitingForDecisionReschedule`` schema: ``validate_event_next_action_waiting_for_decision_reschedule`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n225, data, 225)
 
 
 def parse_event_next_action_waiting_for_decision_reschedule(
@@ -1661,6 +1871,12 @@ def validate_event_next_action_waiting_for_decision_resolve_conflict(
     return _rt.violations(_v._n226, data, 226)
 
 
+def is_valid_event_next_action_waiting_for_decision_resolve_conflict(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventNextActionWaitingForDecisionResolveConflict`` schema: ``validate_event_next_action_waiting_for_decision_resolve_conflict`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n226, data, 226)
+
+
 def parse_event_next_action_waiting_for_decision_resolve_conflict(
     data: Any,
 ) -> EventNextActionWaitingForDecisionResolveConflict:
@@ -1681,6 +1897,12 @@ def validate_event_next_action_waiting_for_decision_recommend_cancel(
 ) -> list[Violation]:
     """Every violation of the ``EventNextActionWaitingForDecisionRecommendCancel`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n227, data, 227)
+
+
+def is_valid_event_next_action_waiting_for_decision_recommend_cancel(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventNextActionWaitingForDecisionRecommendCancel`` schema: ``validate_event_next_action_waiting_for_decision_recommend_cancel`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n227, data, 227)
 
 
 def parse_event_next_action_waiting_for_decision_recommend_cancel(
@@ -1705,6 +1927,12 @@ def validate_event_next_action_waiting_for_decision_unusual(
     return _rt.violations(_v._n229, data, 229)
 
 
+def is_valid_event_next_action_waiting_for_decision_unusual(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventNextActionWaitingForDecisionUnusual`` schema: ``validate_event_next_action_waiting_for_decision_unusual`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n229, data, 229)
+
+
 def parse_event_next_action_waiting_for_decision_unusual(
     data: Any,
 ) -> EventNextActionWaitingForDecisionUnusual:
@@ -1725,6 +1953,12 @@ def validate_event_next_action_complete(data: Any) -> list[Violation]:
     return _rt.violations(_v._n231, data, 231)
 
 
+def is_valid_event_next_action_complete(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventNextActionComplete`` schema: ``validate_event_next_action_complete`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n231, data, 231)
+
+
 def parse_event_next_action_complete(data: Any) -> EventNextActionComplete:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventNextActionComplete``."""
     _rt.check(_v._n231, data, 231)
@@ -1739,6 +1973,12 @@ def dump_event_next_action_complete(value: EventNextActionComplete) -> Any:
 def validate_attendee_analysis(data: Any) -> list[Violation]:
     """Every violation of the ``AttendeeAnalysis`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n155, data, 155)
+
+
+def is_valid_attendee_analysis(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AttendeeAnalysis`` schema: ``validate_attendee_analysis`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n155, data, 155)
 
 
 def parse_attendee_analysis(data: Any) -> AttendeeAnalysis:
@@ -1757,6 +1997,12 @@ def validate_event_analysis(data: Any) -> list[Violation]:
     return _rt.violations(_v._n157, data, 157)
 
 
+def is_valid_event_analysis(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventAnalysis`` schema: ``validate_event_analysis`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n157, data, 157)
+
+
 def parse_event_analysis(data: Any) -> EventAnalysis:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``EventAnalysis``."""
     _rt.check(_v._n157, data, 157)
@@ -1771,6 +2017,12 @@ def dump_event_analysis(value: EventAnalysis) -> Any:
 def validate_event_dates(data: Any) -> list[Violation]:
     """Every violation of the ``EventDates`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n158, data, 158)
+
+
+def is_valid_event_dates(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``EventDates`` schema: ``validate_event_dates`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n158, data, 158)
 
 
 def parse_event_dates(data: Any) -> EventDates:
@@ -1789,6 +2041,12 @@ def validate_attendee(data: Any) -> list[Violation]:
     return _rt.violations(_v._n159, data, 159)
 
 
+def is_valid_attendee(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Attendee`` schema: ``validate_attendee`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n159, data, 159)
+
+
 def parse_attendee(data: Any) -> Attendee:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Attendee``."""
     _rt.check(_v._n159, data, 159)
@@ -1803,6 +2061,12 @@ def dump_attendee(value: Attendee) -> Any:
 def validate_scheduling_operation(data: Any) -> list[Violation]:
     """Every violation of the ``SchedulingOperation`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n162, data, 162)
+
+
+def is_valid_scheduling_operation(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``SchedulingOperation`` schema: ``validate_scheduling_operation`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n162, data, 162)
 
 
 def parse_scheduling_operation(data: Any) -> SchedulingOperation:
@@ -1821,6 +2085,12 @@ def validate_message_direction(data: Any) -> list[Violation]:
     return _rt.violations(_v._n166, data, 166)
 
 
+def is_valid_message_direction(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``MessageDirection`` schema: ``validate_message_direction`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n166, data, 166)
+
+
 def parse_message_direction(data: Any) -> MessageDirection:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``MessageDirection``."""
     _rt.check(_v._n166, data, 166)
@@ -1835,6 +2105,12 @@ def dump_message_direction(value: MessageDirection) -> Any:
 def validate_conversation_message(data: Any) -> list[Violation]:
     """Every violation of the ``ConversationMessage`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n167, data, 167)
+
+
+def is_valid_conversation_message(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ConversationMessage`` schema: ``validate_conversation_message`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n167, data, 167)
 
 
 def parse_conversation_message(data: Any) -> ConversationMessage:
@@ -1853,6 +2129,12 @@ def validate_coordination(data: Any) -> list[Violation]:
     return _rt.violations(_v._n168, data, 168)
 
 
+def is_valid_coordination(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Coordination`` schema: ``validate_coordination`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n168, data, 168)
+
+
 def parse_coordination(data: Any) -> Coordination:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``Coordination``."""
     _rt.check(_v._n168, data, 168)
@@ -1867,6 +2149,12 @@ def dump_coordination(value: Coordination) -> Any:
 def validate_scheduling_agent_output(data: Any) -> list[Violation]:
     """Every violation of the ``SchedulingAgentOutput`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n171, data, 171)
+
+
+def is_valid_scheduling_agent_output(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``SchedulingAgentOutput`` schema: ``validate_scheduling_agent_output`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n171, data, 171)
 
 
 def parse_scheduling_agent_output(data: Any) -> SchedulingAgentOutput:

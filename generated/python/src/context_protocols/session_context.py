@@ -358,6 +358,12 @@ def validate_session_context(data: Any) -> list[Violation]:
     return _rt.violations(_v._n172, data, 172)
 
 
+def is_valid_session_context(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``SessionContext`` schema: ``validate_session_context`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n172, data, 172)
+
+
 def parse_session_context(data: Any) -> SessionContext:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``SessionContext``."""
     _rt.check(_v._n172, data, 172)
@@ -372,6 +378,12 @@ def dump_session_context(value: SessionContext) -> Any:
 def validate_agent_family(data: Any) -> list[Violation]:
     """Every violation of the ``AgentFamily`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n176, data, 176)
+
+
+def is_valid_agent_family(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AgentFamily`` schema: ``validate_agent_family`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n176, data, 176)
 
 
 def parse_agent_family(data: Any) -> AgentFamily:
@@ -390,6 +402,12 @@ def validate_cognitive_mode(data: Any) -> list[Violation]:
     return _rt.violations(_v._n177, data, 177)
 
 
+def is_valid_cognitive_mode(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``CognitiveMode`` schema: ``validate_cognitive_mode`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n177, data, 177)
+
+
 def parse_cognitive_mode(data: Any) -> CognitiveMode:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``CognitiveMode``."""
     _rt.check(_v._n177, data, 177)
@@ -404,6 +422,12 @@ def dump_cognitive_mode(value: CognitiveMode) -> Any:
 def validate_agent_model(data: Any) -> list[Violation]:
     """Every violation of the ``AgentModel`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n178, data, 178)
+
+
+def is_valid_agent_model(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AgentModel`` schema: ``validate_agent_model`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n178, data, 178)
 
 
 def parse_agent_model(data: Any) -> AgentModel:
@@ -422,6 +446,12 @@ def validate_agent_ref(data: Any) -> list[Violation]:
     return _rt.violations(_v._n174, data, 174)
 
 
+def is_valid_agent_ref(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``AgentRef`` schema: ``validate_agent_ref`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n174, data, 174)
+
+
 def parse_agent_ref(data: Any) -> AgentRef:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``AgentRef``."""
     _rt.check(_v._n174, data, 174)
@@ -436,6 +466,12 @@ def dump_agent_ref(value: AgentRef) -> Any:
 def validate_key_finding(data: Any) -> list[Violation]:
     """Every violation of the ``KeyFinding`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n196, data, 196)
+
+
+def is_valid_key_finding(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``KeyFinding`` schema: ``validate_key_finding`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n196, data, 196)
 
 
 def parse_key_finding(data: Any) -> KeyFinding:
@@ -454,6 +490,12 @@ def validate_open_question(data: Any) -> list[Violation]:
     return _rt.violations(_v._n199, data, 199)
 
 
+def is_valid_open_question(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``OpenQuestion`` schema: ``validate_open_question`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n199, data, 199)
+
+
 def parse_open_question(data: Any) -> OpenQuestion:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``OpenQuestion``."""
     _rt.check(_v._n199, data, 199)
@@ -468,6 +510,12 @@ def dump_open_question(value: OpenQuestion) -> Any:
 def validate_blocker(data: Any) -> list[Violation]:
     """Every violation of the ``Blocker`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n202, data, 202)
+
+
+def is_valid_blocker(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Blocker`` schema: ``validate_blocker`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n202, data, 202)
 
 
 def parse_blocker(data: Any) -> Blocker:
@@ -486,6 +534,12 @@ def validate_confidence_breakdown(data: Any) -> list[Violation]:
     return _rt.violations(_v._n205, data, 205)
 
 
+def is_valid_confidence_breakdown(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ConfidenceBreakdown`` schema: ``validate_confidence_breakdown`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n205, data, 205)
+
+
 def parse_confidence_breakdown(data: Any) -> ConfidenceBreakdown:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ConfidenceBreakdown``."""
     _rt.check(_v._n205, data, 205)
@@ -500,6 +554,12 @@ def dump_confidence_breakdown(value: ConfidenceBreakdown) -> Any:
 def validate_confidence(data: Any) -> list[Violation]:
     """Every violation of the ``Confidence`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n204, data, 204)
+
+
+def is_valid_confidence(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Confidence`` schema: ``validate_confidence`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n204, data, 204)
 
 
 def parse_confidence(data: Any) -> Confidence:
@@ -518,6 +578,12 @@ def validate_artifact_type(data: Any) -> list[Violation]:
     return _rt.violations(_v._n208, data, 208)
 
 
+def is_valid_artifact_type(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ArtifactType`` schema: ``validate_artifact_type`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n208, data, 208)
+
+
 def parse_artifact_type(data: Any) -> ArtifactType:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``ArtifactType``."""
     _rt.check(_v._n208, data, 208)
@@ -532,6 +598,12 @@ def dump_artifact_type(value: ArtifactType) -> Any:
 def validate_artifact_ref(data: Any) -> list[Violation]:
     """Every violation of the ``ArtifactRef`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n207, data, 207)
+
+
+def is_valid_artifact_ref(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``ArtifactRef`` schema: ``validate_artifact_ref`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n207, data, 207)
 
 
 def parse_artifact_ref(data: Any) -> ArtifactRef:
@@ -550,6 +622,12 @@ def validate_handoff_payload(data: Any) -> list[Violation]:
     return _rt.violations(_v._n194, data, 194)
 
 
+def is_valid_handoff_payload(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``HandoffPayload`` schema: ``validate_handoff_payload`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n194, data, 194)
+
+
 def parse_handoff_payload(data: Any) -> HandoffPayload:
     """Validates ``data`` (raising ``ValidationError``), then builds a ``HandoffPayload``."""
     _rt.check(_v._n194, data, 194)
@@ -564,6 +642,12 @@ def dump_handoff_payload(value: HandoffPayload) -> Any:
 def validate_trace(data: Any) -> list[Violation]:
     """Every violation of the ``Trace`` schema in ``data`` (empty when valid)."""
     return _rt.violations(_v._n210, data, 210)
+
+
+def is_valid_trace(data: Any) -> bool:
+    """Whether ``data`` satisfies the ``Trace`` schema: ``validate_trace`` without the
+    violations, stopping at the first."""
+    return _rt.is_valid(_v._n210, data, 210)
 
 
 def parse_trace(data: Any) -> Trace:
