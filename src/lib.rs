@@ -7,6 +7,7 @@
 
 pub mod backend;
 mod config;
+#[cfg(feature = "diff")]
 pub mod diff;
 pub mod error;
 pub mod ir;

@@ -9,7 +9,8 @@ pub mod confirm;
 pub mod finite;
 mod formats;
 pub mod instances;
-pub mod interp;
+/// The interpreter of the validation program (`crate::ir::interp`), where it used to be.
+pub use crate::ir::interp;
 mod language;
 mod reach;
 pub mod report;

@@ -5,6 +5,7 @@ pub mod compile;
 pub mod cycles;
 pub mod fits;
 pub mod format_assertion;
+pub mod interp;
 pub mod model;
 pub mod names;
 pub mod nesting;

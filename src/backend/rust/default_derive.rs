@@ -14,7 +14,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::diff::interp::{Interp, Unknown};
+use crate::ir::interp::{Interp, Unknown};
 use crate::ir::{Ir, TypeKind};
 
 /// For each type: whether it is a struct that derives `Default`.
