@@ -169,7 +169,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             let fingerprint = native::fingerprint(&[&bindings, &validators]);
             native::render(ir, opts, &pkg, bindings, &fingerprint, &mut files)?;
             Some((
-                lit::string(&native::module_name(&pkg)),
+                lit::string(&names::python_native_module(&pkg)),
                 lit::string(&fingerprint),
             ))
         }

@@ -418,6 +418,21 @@ pub fn module_names(lang: Lang, modules: &[super::model::Module]) -> Vec<String>
     out
 }
 
+/// The import name of a Python package's native accelerator (`context_protocols_native`).
+pub fn python_native_module(import: &str) -> String {
+    format!("{import}_native")
+}
+
+/// The module of the accelerator's glue beside the modules of the Rust bindings it includes
+/// (one per schema file, and the crate's own `formats`, `helpers`, `runtime`, `validators`).
+pub fn python_native_glue(modules: &[super::model::Module]) -> String {
+    let mut taken = HashSet::new();
+    let mut names = module_names(Lang::Rust, modules);
+    names.extend(["formats", "helpers", "runtime", "validators"].map(String::from));
+    dedupe(names, &mut taken, "_");
+    dedupe(vec!["python_native".into()], &mut taken, "_").remove(0)
+}
+
 /// Makes names unique, in order: the first keeps its name, later ones get a numeric suffix.
 /// Two names that differ only in case count as the same (file systems and snake_case fold case).
 pub fn dedupe(names: Vec<String>, taken: &mut HashSet<String>, sep: &str) -> Vec<String> {
@@ -604,6 +619,14 @@ mod tests {
             doc: None,
             types: Vec::new(),
         }
+    }
+
+    #[test]
+    fn the_accelerator_glue_module_takes_no_module_name() {
+        assert_eq!(python_native_glue(&[module("order.json")]), "python_native");
+        let modules = [module("python_native.json"), module("python-native-2.json")];
+        assert_eq!(python_native_glue(&modules), "python_native_3");
+        assert_eq!(python_native_module("shop"), "shop_native");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use askama::Template;
 
 use super::super::{run, rust, Files, Options, GENERATED};
 use crate::error::Result;
-use crate::ir::Ir;
+use crate::ir::{names, Ir};
 
 /// Values nested deeper than this are validated by the pure Python validators.
 const MAX_DEPTH: usize = 512;
@@ -45,11 +45,6 @@ struct PyprojectTpl {
     license: Option<String>,
 }
 
-/// The import name of the accelerator of the package imported as `import_name`.
-pub(super) fn module_name(import_name: &str) -> String {
-    format!("{import_name}_native")
-}
-
 /// The Rust validators the accelerator compiles (`native/src/bindings.rs`).
 pub(super) fn bindings(ir: &Ir, opts: &Options) -> Result<String> {
     let single = Options {
@@ -83,25 +78,12 @@ pub(super) fn render(
     fingerprint: &str,
     files: &mut Files,
 ) -> Result<()> {
-    let module = module_name(import_name);
-    // The glue's module sits beside the bindings' modules: a name none of them has.
-    let taken: Vec<&str> = bindings
-        .lines()
-        .filter_map(|l| {
-            l.strip_prefix("pub mod ")
-                .or_else(|| l.strip_prefix("mod "))
-        })
-        .filter_map(|l| l.split([' ', ';']).next())
-        .collect();
-    let mut glue = "python_native".to_string();
-    while taken.contains(&glue.as_str()) {
-        glue.push('_');
-    }
+    let module = names::python_native_module(import_name);
     let lib = LibTpl {
         header: GENERATED,
         import_name,
         module: &module,
-        glue,
+        glue: names::python_native_glue(&ir.modules),
         fingerprint,
         max_depth: MAX_DEPTH,
         recursion_limit: rust::limits::recursion_limit(ir),
@@ -134,7 +116,7 @@ pub(super) fn render(
             },
         )?,
     );
-    let m = opts.package.manifest(crate::ir::names::Lang::Python);
+    let m = opts.package.manifest(names::Lang::Python);
     let dist = opts.package.python_dist();
     files.insert(
         "native/pyproject.toml".into(),
