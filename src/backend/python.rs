@@ -165,9 +165,9 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     let validators = render_validators(ir)?;
     let native = match opts.python_native {
         true => {
-            let bindings = native::bindings(ir, opts)?;
-            let fingerprint = native::fingerprint(&[&bindings, &validators]);
-            native::render(ir, opts, &pkg, bindings, &fingerprint, &mut files)?;
+            let sources = native::Sources::new(ir)?;
+            let fingerprint = sources.fingerprint(&validators);
+            native::render(ir, opts, &pkg, sources, &fingerprint, &mut files)?;
             Some((
                 lit::string(&names::python_native_module(&pkg)),
                 lit::string(&fingerprint),

@@ -249,6 +249,9 @@ struct RuntimeTemplate<'a> {
     header: &'a str,
     /// Derive `schemars::JsonSchema` behind the crate's `schemars` feature.
     schemars: bool,
+    /// The typed layer too (`runtime_serde.rs.j2`), over `serde_json::Value`; without it, the
+    /// checks alone, over the `Value` of a sibling module `value` (the Python accelerator's).
+    serde: bool,
 }
 
 #[derive(Template)]
@@ -1179,6 +1182,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
             &RuntimeTemplate {
                 header: GENERATED,
                 schemars: ctx.schemars,
+                serde: true,
             },
         )?,
     );
@@ -1205,6 +1209,32 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         )?,
     );
     Ok(files)
+}
+
+/// The checks of the runtime alone, over the `Value` of a sibling module `value`, and the
+/// string formats they call: what a crate that validates another representation of JSON
+/// values compiles besides the validators (`runtime.rs`, `formats.rs`).
+pub(crate) fn check_runtime() -> Result<(String, String)> {
+    let runtime = run(
+        "rust/runtime.rs.j2",
+        &RuntimeTemplate {
+            header: GENERATED,
+            schemars: false,
+            serde: false,
+        },
+    )?;
+    let formats = run("rust/formats.rs.j2", &FormatsTemplate { header: GENERATED })?;
+    Ok((runtime, formats))
+}
+
+/// The `rustfmt.toml` the generated Rust is formatted by.
+pub(crate) fn rustfmt_toml() -> Result<String> {
+    run("rust/rustfmt.toml.j2", &RustfmtTemplate)
+}
+
+/// The validation program as Rust (`validators.rs`).
+pub(crate) fn render_validators(ir: &Ir) -> Result<String> {
+    validators::render(ir)
 }
 
 /// The `Type` variant for a JSON type.

@@ -3,7 +3,8 @@
 ``run.sh`` runs the suite with ``CTXGEN_NATIVE=0`` (the accelerator is installed but switched
 off: the pure Python validators are the reference; tests marked ``native`` are deselected),
 then the vectors and this file with it on. With it on,
-every vector instance gets the same violations (pointer, keyword and message) from both, and
+every vector instance gets the same violations (pointer, keyword and message) from both (also
+with many more members, which the accelerator looks up by hash instead of by comparison), and
 values that are not plain JSON (a tuple, an integer beyond 64 bits, a float that is not
 finite, a subclass, a deep nesting) are left to the pure Python validators.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections import OrderedDict
 from typing import Any
 
 import pytest
@@ -82,7 +84,42 @@ def test_every_vector_gets_the_same_violations() -> None:
     assert same_order >= len(cases) * 0.95
 
 
+def _widened(value: Any) -> Any:
+    """``value`` with twelve more members in every object (and its required members looked
+    up among twenty or more), nested lists and objects included."""
+    if isinstance(value, dict):
+        out = {k: _widened(v) for k, v in value.items()}
+        out.update({f"extra-{i}-\u00e9": i for i in range(12)})
+        return out
+    if isinstance(value, list):
+        return [_widened(v) for v in value]
+    return value
+
+
+@pytest.mark.native
+def test_objects_with_many_members_get_the_same_violations() -> None:
+    widened = 0
+    for type_name, description, instance in _vector_cases():
+        if not isinstance(instance, dict):
+            continue
+        data = _widened(instance)
+        validate = pkg.TYPES[type_name][0]
+        native = _violations(validate, data, True)
+        assert sorted(native) == sorted(_violations(validate, data, False)), description
+        assert _is_valid(type_name, data, True) is (native == []), description
+        widened += 1
+    assert widened > 500
+
+
+class _Str(str):
+    pass
+
+
 ODD_VALUES: list[Any] = [
+    OrderedDict(chapter_structure=[]),
+    _Str("x"),
+    {_Str("chapter_structure"): []},
+    {"a": [_Str("x")]},
     ("a", "b"),
     2**70,
     -(2**70),

@@ -8,7 +8,11 @@ use std::sync::LazyLock;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+/// The JSON values the validators read.
+pub use serde_json::Value;
+
+/// The members of a JSON object, as the checks read them.
+type Obj<'a> = &'a serde_json::Map<String, Value>;
 
 /// One violation: where in the instance (a JSON Pointer), which keyword, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,61 +43,6 @@ impl fmt::Display for ValidationErrors {
 }
 
 impl std::error::Error for ValidationErrors {}
-
-/// Why a value could not be parsed.
-#[derive(Debug)]
-pub enum Error {
-    /// The text is not JSON, or (never for a valid instance) does not fit the type.
-    Json(serde_json::Error),
-    /// The JSON does not satisfy the schema.
-    Invalid(ValidationErrors),
-    /// The JSON is nested deeper than [`MAX_DEPTH`] levels: it is not parsed.
-    TooDeep,
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Json(e) => write!(f, "malformed JSON: {e}"),
-            Error::Invalid(e) => write!(f, "invalid: {e}"),
-            Error::TooDeep => write!(f, "JSON nested deeper than {MAX_DEPTH} levels"),
-        }
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Json(e) => Some(e),
-            Error::Invalid(e) => Some(e),
-            Error::TooDeep => None,
-        }
-    }
-}
-
-/// A string that names no value of an enumeration: the error of the generated enums'
-/// `FromStr` and `TryFrom<&str>`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownVariant {
-    /// The string given.
-    pub value: String,
-    /// The enumeration's values, in schema order.
-    pub allowed: Vec<&'static str>,
-}
-
-impl fmt::Display for UnknownVariant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let allowed: Vec<String> = self.allowed.iter().map(|s| json_string(s)).collect();
-        write!(
-            f,
-            "unknown value {}: must be one of {}",
-            json_string(&self.value),
-            allowed.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for UnknownVariant {}
 
 /// An instance location, built only when a violation needs it. `Key` and `Index` carry the
 /// location's depth (its number of JSON Pointer reference tokens).
@@ -175,7 +124,7 @@ pub type Node = fn(&Value, &Loc<'_>, &mut Report) -> bool;
 pub type Pattern = LazyLock<regress::Regex>;
 
 /// A lazily parsed JSON constant.
-pub type Constant = LazyLock<Value>;
+pub type Constant = LazyLock<serde_json::Value>;
 
 /// Compiles a pattern the generator already checked.
 pub fn regex(source: &str) -> regress::Regex {
@@ -241,18 +190,8 @@ pub fn linear(translated: &str, source: &'static str) -> Regex {
 }
 
 /// Parses a JSON constant the generator wrote.
-pub fn json(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or(Value::Null)
-}
-
-/// Parses a default the generator checked against the field's type.
-pub fn default_from_json<T: DeserializeOwned + Default>(text: &str) -> T {
-    serde_json::from_str(text).unwrap_or_default()
-}
-
-/// A schema default of a struct or union type; ctxgen emits it only when it fits the type.
-pub fn schema_default<T: DeserializeOwned>(text: &str) -> T {
-    serde_json::from_str(text).expect("the schema default fits its type")
+pub fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
 }
 
 fn quick(node: Node, v: &Value, at: &Loc<'_>) -> bool {
@@ -270,14 +209,1122 @@ pub fn check(node: Node, value: &Value) -> Result<(), ValidationErrors> {
     }
 }
 
-/// Runs a node and gives the value back when it is valid.
-pub fn checked(node: Node, value: Value) -> Result<Value, Error> {
-    check(node, &value).map_err(Error::Invalid).map(|()| value)
-}
-
 /// True when the value satisfies the node.
 pub fn is_valid(node: Node, value: &Value) -> bool {
     quick(node, value, &Loc::Root)
+}
+
+/// JSON equality of a value and a constant of the schema: numbers by value (as doubles),
+/// objects regardless of key order.
+pub fn equal(a: &Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value as J;
+    match b {
+        J::Null => a.is_null(),
+        J::Bool(y) => a.as_bool() == Some(*y),
+        // Numbers are compared as IEEE doubles, as every language sees them.
+        J::Number(y) => a.is_number() && a.as_f64() == y.as_f64(),
+        J::String(y) => a.as_str() == Some(y.as_str()),
+        J::Array(y) => a
+            .as_array()
+            .is_some_and(|x| x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b))),
+        J::Object(y) => a.as_object().is_some_and(|x| {
+            x.len() == y.len() && y.iter().all(|(k, b)| x.get(k).is_some_and(|a| equal(a, b)))
+        }),
+    }
+}
+
+/// A member name as the checks take it.
+#[inline(always)]
+fn as_name<S: AsRef<str> + ?Sized>(name: &S) -> &str {
+    name.as_ref()
+}
+
+/// The JSON types of the `type` keyword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Type {
+    Null,
+    Boolean,
+    Object,
+    Array,
+    Number,
+    String,
+    Integer,
+}
+
+fn is_integer(v: &Value) -> bool {
+    v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+#[inline]
+pub fn types(v: &Value, types: &[Type], at: &Loc<'_>, r: &mut Report) -> bool {
+    let ok = types.iter().any(|t| match t {
+        Type::Null => v.is_null(),
+        Type::Boolean => v.is_boolean(),
+        Type::Object => v.is_object(),
+        Type::Array => v.is_array(),
+        Type::Number => v.is_number(),
+        Type::String => v.is_string(),
+        Type::Integer => is_integer(v),
+    });
+    ok || wrong_type(types, at, r)
+}
+
+#[cold]
+#[inline(never)]
+fn wrong_type(types: &[Type], at: &Loc<'_>, r: &mut Report) -> bool {
+    r.fail(at, "type", || format!("must be of type {}", type_list(types)))
+}
+
+impl Type {
+    /// The name of the type, as the schema writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Type::Null => "null",
+            Type::Boolean => "boolean",
+            Type::Object => "object",
+            Type::Array => "array",
+            Type::Number => "number",
+            Type::String => "string",
+            Type::Integer => "integer",
+        }
+    }
+}
+
+fn type_list(types: &[Type]) -> String {
+    if types.is_empty() {
+        return "(none)".to_string();
+    }
+    types.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(" or ")
+}
+
+// Messages (docs/validation.md, "Messages"): the same text in every language. Values are
+// written as canonical JSON: numbers as JavaScript writes their double, object members sorted
+// by name (code point order), no spaces.
+
+/// A number as JavaScript's `Number.prototype.toString` writes it: the shortest digits that
+/// read back as the same double, in positional notation from 1e-7 up to 1e21.
+pub fn number_text(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".to_string();
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
+    }
+    if x < 0.0 {
+        return format!("-{}", number_text(-x));
+    }
+    // Rust writes the shortest round-trip digits too: `1.2345e2`, `5e-7`.
+    let sci = format!("{x:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let k = digits.len() as i64;
+    let n = exp.parse::<i64>().unwrap_or(0) + 1;
+    if k <= n && n <= 21 {
+        digits + &"0".repeat((n - k) as usize)
+    } else if 0 < n && n <= 21 {
+        let (int, frac) = digits.split_at(n as usize);
+        format!("{int}.{frac}")
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat(-n as usize))
+    } else {
+        let e = n - 1;
+        let sign = if e < 0 { '-' } else { '+' };
+        let (first, rest) = digits.split_at(1);
+        let dot = if rest.is_empty() { "" } else { "." };
+        format!("{first}{dot}{rest}e{sign}{}", e.abs())
+    }
+}
+
+/// A string as a JSON string literal.
+pub fn json_string(s: &str) -> String {
+    serde_json::Value::from(s).to_string()
+}
+
+/// A JSON value as canonical JSON text.
+pub fn json_text(v: &serde_json::Value) -> String {
+    use serde_json::Value as J;
+    match v {
+        J::Number(n) => number_text(n.as_f64().unwrap_or(f64::NAN)),
+        J::String(s) => json_string(s),
+        J::Array(a) => format!("[{}]", a.iter().map(json_text).collect::<Vec<_>>().join(",")),
+        J::Object(o) => {
+            let mut members: Vec<(&String, &J)> = o.iter().collect();
+            members.sort_by(|a, b| a.0.cmp(b.0));
+            let members: Vec<String> = members
+                .iter()
+                .map(|(k, x)| format!("{}:{}", json_string(k), json_text(x)))
+                .collect();
+            let mut text = String::from('{');
+            text.push_str(&members.join(","));
+            text.push('}');
+            text
+        }
+        other => other.to_string(),
+    }
+}
+
+pub fn constant(v: &Value, c: &serde_json::Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    equal(v, c) || r.fail(at, "const", || format!("must be equal to {}", json_text(c)))
+}
+
+pub fn enumeration(v: &Value, values: &serde_json::Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    values.as_array().is_some_and(|a| a.iter().any(|c| equal(v, c)))
+        || r.fail(at, "enum", || {
+            let values = values.as_array().map(Vec::as_slice).unwrap_or_default();
+            format!(
+                "must be one of {}",
+                values.iter().map(json_text).collect::<Vec<_>>().join(", ")
+            )
+        })
+}
+
+pub fn enum_str(v: &Value, values: &[&str], at: &Loc<'_>, r: &mut Report) -> bool {
+    v.as_str().is_some_and(|s| values.contains(&s))
+        || r.fail(at, "enum", || {
+            format!(
+                "must be one of {}",
+                values.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(", ")
+            )
+        })
+}
+
+pub fn min_length(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
+    match v.as_str() {
+        Some(s) if (s.chars().count() as u64) < n => {
+            r.fail(at, "minLength", || format!("is shorter than {n} characters"))
+        }
+        _ => true,
+    }
+}
+
+pub fn max_length(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
+    match v.as_str() {
+        Some(s) if (s.chars().count() as u64) > n => {
+            r.fail(at, "maxLength", || format!("is longer than {n} characters"))
+        }
+        _ => true,
+    }
+}
+
+pub fn pattern(v: &Value, re: &Matcher, at: &Loc<'_>, r: &mut Report) -> bool {
+    match v.as_str() {
+        Some(s) if !re.is_match(s) => {
+            r.fail(at, "pattern", || format!("does not match {}", re.as_str()))
+        }
+        _ => true,
+    }
+}
+
+/// Words are maximal runs of characters other than ASCII whitespace.
+pub fn count_words(s: &str) -> usize {
+    s.split([' ', '\t', '\n', '\u{b}', '\u{c}', '\r']).filter(|w| !w.is_empty()).count()
+}
+
+pub fn max_words(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
+    match v.as_str() {
+        Some(s) if count_words(s) as u64 > n => {
+            r.fail(at, "x-max-words", || format!("has more than {n} words"))
+        }
+        _ => true,
+    }
+}
+
+fn number_check(
+    v: &Value,
+    ok: impl Fn(f64) -> bool,
+    keyword: &'static str,
+    message: impl FnOnce() -> String,
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    match v.as_f64() {
+        Some(x) if v.is_number() && !ok(x) => r.fail(at, keyword, message),
+        _ => true,
+    }
+}
+
+pub fn minimum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
+    number_check(v, |x| x >= n, "minimum", || format!("must be >= {}", number_text(n)), at, r)
+}
+
+pub fn maximum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
+    number_check(v, |x| x <= n, "maximum", || format!("must be <= {}", number_text(n)), at, r)
+}
+
+pub fn exclusive_minimum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
+    let message = || format!("must be > {}", number_text(n));
+    number_check(v, |x| x > n, "exclusiveMinimum", message, at, r)
+}
+
+pub fn exclusive_maximum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
+    let message = || format!("must be < {}", number_text(n));
+    number_check(v, |x| x < n, "exclusiveMaximum", message, at, r)
+}
+
+pub fn multiple_of(v: &Value, m: f64, at: &Loc<'_>, r: &mut Report) -> bool {
+    number_check(
+        v,
+        |x| {
+            let q = x / m;
+            if q.is_infinite() && x.is_finite() {
+                // The quotient overflows: the exact remainder decides (`1e308` of `0.5`).
+                return x % m == 0.0;
+            }
+            q.is_finite() && (q - (q + 0.5).floor()).abs() <= 1e-9 * q.abs().max(1.0)
+        },
+        "multipleOf",
+        || format!("must be a multiple of {}", number_text(m)),
+        at,
+        r,
+    )
+}
+
+pub fn min_items(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
+    match v.as_array() {
+        Some(a) if (a.len() as u64) < n => {
+            r.fail(at, "minItems", || format!("has fewer than {n} items"))
+        }
+        _ => true,
+    }
+}
+
+pub fn max_items(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
+    match v.as_array() {
+        Some(a) if (a.len() as u64) > n => {
+            r.fail(at, "maxItems", || format!("has more than {n} items"))
+        }
+        _ => true,
+    }
+}
+
+pub fn unique_items(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    let Some(a) = v.as_array() else { return true };
+    all_distinct(a.iter()) || r.fail(at, "uniqueItems", || "has duplicate items".to_string())
+}
+
+pub fn prefix_items(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
+    let Some(a) = v.as_array() else { return true };
+    let mut ok = true;
+    for (i, (item, node)) in a.iter().zip(nodes).enumerate() {
+        ok &= node(item, &at.index(i), r);
+        if !ok && r.quick {
+            return false;
+        }
+    }
+    ok
+}
+
+pub fn items(v: &Value, from: usize, node: Node, at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
+    let Some(a) = v.as_array() else { return true };
+    let mut ok = true;
+    for (i, item) in a.iter().enumerate().skip(from) {
+        ok &= node(item, &at.index(i), r);
+        if !ok && r.quick {
+            return false;
+        }
+    }
+    ok
+}
+
+pub fn no_items(
+    v: &Value,
+    from: usize,
+    keyword: &'static str,
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    let Some(a) = v.as_array() else { return true };
+    let mut ok = true;
+    for i in from..a.len() {
+        ok &= r.fail(&at.index(i), keyword, || "no item is allowed here".to_string());
+    }
+    ok
+}
+
+pub fn contains(
+    v: &Value,
+    node: Node,
+    min: u64,
+    max: Option<u64>,
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    if r.settled {
+        return false;
+    }
+    let Some(a) = v.as_array() else { return true };
+    let count =
+        a.iter().enumerate().filter(|(i, item)| quick(node, item, &at.index(*i))).count() as u64;
+    let mut ok = true;
+    if count < min {
+        ok &= r.fail(at, "contains", || format!("has fewer than {min} matching items"));
+    }
+    if let Some(max) = max.filter(|m| count > *m) {
+        ok &= r.fail(at, "maxContains", || format!("has more than {max} matching items"));
+    }
+    ok
+}
+
+pub fn properties(v: &Value, props: &[(&str, Node)], at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
+    let Some(o) = v.as_object() else { return true };
+    if props.len() > 2 * o.len() + 4 {
+        return few_members(o, props, at, r);
+    }
+    let mut ok = true;
+    for (name, node) in props {
+        if let Some(x) = o.get(*name) {
+            ok &= node(x, &at.key(name), r);
+            if !ok && r.quick {
+                return false;
+            }
+        }
+    }
+    ok
+}
+
+/// [`properties`] of an object with few members against many declared properties: each member
+/// is looked up among the properties (a length comparison rejects most), then the members
+/// found are checked in the schema's order, so that violations come out as they would.
+#[inline(never)]
+fn few_members(o: Obj<'_>, props: &[(&str, Node)], at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut found: Vec<(usize, &str, &Value)> = o
+        .iter()
+        .filter_map(|(name, x)| {
+            let name = as_name(name);
+            let i = props.iter().position(|(p, _)| *p == name)?;
+            Some((i, name, x))
+        })
+        .collect();
+    found.sort_unstable_by_key(|f| f.0);
+    let mut ok = true;
+    for (i, name, x) in found {
+        ok &= (props[i].1)(x, &at.key(name), r);
+        if !ok && r.quick {
+            return false;
+        }
+    }
+    ok
+}
+
+pub fn pattern_properties(
+    v: &Value,
+    pats: &[(&Matcher, Node)],
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    if r.settled {
+        return false;
+    }
+    let Some(o) = v.as_object() else { return true };
+    let mut ok = true;
+    for (name, x) in o {
+        for (re, node) in pats {
+            if re.is_match(name) {
+                ok &= node(x, &at.key(name), r);
+                if !ok && r.quick {
+                    return false;
+                }
+            }
+        }
+    }
+    ok
+}
+
+fn is_additional(name: &str, known: &[&str], pats: &[&Matcher]) -> bool {
+    !known.contains(&name) && !pats.iter().any(|re| re.is_match(name))
+}
+
+pub fn additional_properties(
+    v: &Value,
+    known: &[&str],
+    pats: &[&Matcher],
+    node: Node,
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    if r.settled {
+        return false;
+    }
+    let Some(o) = v.as_object() else { return true };
+    let mut ok = true;
+    for (name, x) in o {
+        if is_additional(name, known, pats) {
+            ok &= node(x, &at.key(name), r);
+            if !ok && r.quick {
+                return false;
+            }
+        }
+    }
+    ok
+}
+
+pub fn no_additional_properties(
+    v: &Value,
+    known: &[&str],
+    pats: &[&Matcher],
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    let Some(o) = v.as_object() else { return true };
+    let extra: Vec<&str> =
+        o.keys().map(as_name).filter(|n| is_additional(n, known, pats)).collect();
+    extra.is_empty() || unexpected(extra, at, r)
+}
+
+/// The one `additionalProperties: false` violation for the members `extra`.
+fn unexpected(mut extra: Vec<&str>, at: &Loc<'_>, r: &mut Report) -> bool {
+    r.fail(at, "additionalProperties", || {
+        extra.sort_unstable();
+        let what = if extra.len() == 1 { "property" } else { "properties" };
+        let names: Vec<String> = extra.iter().map(|n| json_string(n)).collect();
+        format!("has unexpected {what} {}", names.join(", "))
+    })
+}
+
+/// The object keywords of one subschema that the generator checks in one pass over the
+/// members: `properties`, then `additionalProperties: false` when it names the same properties
+/// and no pattern, then `required`, as consecutive keywords of the subschema. Each member name
+/// is looked up once, by `key` (a `match` on the length, then the name), instead of a search of
+/// the member map per declared and per required name. Violations are those, and in the order,
+/// of the three separate checks ([`properties`], [`no_additional_properties`], [`required`]).
+pub struct Object {
+    /// The index in `properties` of a member name, `usize::MAX` for any other name.
+    pub key: fn(&str) -> usize,
+    pub properties: &'static [(&'static str, Node)],
+    /// `additionalProperties: false`: a member not in `properties` is a violation.
+    pub closed: bool,
+    /// `required`, as the schema writes it (empty without `required`).
+    pub required: &'static [&'static str],
+    /// The required names among the first 64 properties, as bits of their indices.
+    pub required_bits: u64,
+    /// The other required names (the generator makes this empty whenever it can).
+    pub required_rest: &'static [&'static str],
+}
+
+#[inline]
+pub fn object(v: &Value, o: &Object, at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
+    let Some(m) = v.as_object() else { return true };
+    if r.quick {
+        object_quick(m, o, at, r)
+    } else {
+        object_all(m, o, at, r)
+    }
+}
+
+/// [`object`] collecting every violation, in the order of the separate checks.
+#[inline(never)]
+fn object_all(m: Obj<'_>, o: &Object, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    let mut seen = 0u64;
+    let mut extra = false;
+    if o.properties.len() <= 64 {
+        // Members by property index, then checked in the schema's order of properties.
+        let mut slots: [Option<&Value>; 64] = [None; 64];
+        for (name, x) in m {
+            let i = (o.key)(name);
+            if i < o.properties.len() {
+                slots[i] = Some(x);
+                seen |= 1 << i;
+            } else {
+                extra = true;
+            }
+        }
+        let mut bits = seen;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if let (Some(x), Some((name, node))) = (slots[i], o.properties.get(i)) {
+                ok &= node(x, &at.key(name), r);
+            }
+        }
+    } else {
+        let mut found: Vec<(usize, &Value)> = Vec::new();
+        for (name, x) in m {
+            let i = (o.key)(name);
+            if i < o.properties.len() {
+                found.push((i, x));
+                if i < 64 {
+                    seen |= 1 << i;
+                }
+            } else {
+                extra = true;
+            }
+        }
+        found.sort_unstable_by_key(|f| f.0);
+        for (i, x) in found {
+            let (name, node) = o.properties[i];
+            ok &= node(x, &at.key(name), r);
+        }
+    }
+    if o.closed && extra {
+        let names = m.keys().map(as_name).filter(|n| (o.key)(n) >= o.properties.len());
+        ok &= unexpected(names.collect(), at, r);
+    }
+    if !has_required(m, o, seen) {
+        ok &= missing(m, o.required, at, r);
+    }
+    ok
+}
+
+/// [`object`] when only the verdict counts: members in the map's order, stopping at the first
+/// violation.
+#[inline(never)]
+fn object_quick(m: Obj<'_>, o: &Object, at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut seen = 0u64;
+    for (name, x) in m {
+        let i = (o.key)(name);
+        if let Some((_, node)) = o.properties.get(i) {
+            if i < 64 {
+                seen |= 1 << i;
+            }
+            if !node(x, &at.key(name), r) {
+                return false;
+            }
+        } else if o.closed {
+            return r.fail(at, "additionalProperties", String::new);
+        }
+    }
+    has_required(m, o, seen) || r.fail(at, "required", String::new)
+}
+
+fn has_required(m: Obj<'_>, o: &Object, seen: u64) -> bool {
+    seen & o.required_bits == o.required_bits
+        && o.required_rest.iter().all(|name| m.contains_key(*name))
+}
+
+pub fn required(v: &Value, names: &[&str], at: &Loc<'_>, r: &mut Report) -> bool {
+    let Some(o) = v.as_object() else { return true };
+    missing(o, names, at, r)
+}
+
+/// One `required` violation per name of `names` that `o` lacks.
+fn missing(o: Obj<'_>, names: &[&str], at: &Loc<'_>, r: &mut Report) -> bool {
+    let mut ok = true;
+    for name in names {
+        if !o.contains_key(*name) {
+            ok &= r.fail(at, "required", || {
+                format!("is missing required property {}", json_string(name))
+            });
+        }
+    }
+    ok
+}
+
+pub fn min_properties(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
+    match v.as_object() {
+        Some(o) if (o.len() as u64) < n => {
+            r.fail(at, "minProperties", || format!("has fewer than {n} properties"))
+        }
+        _ => true,
+    }
+}
+
+pub fn max_properties(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
+    match v.as_object() {
+        Some(o) if (o.len() as u64) > n => {
+            r.fail(at, "maxProperties", || format!("has more than {n} properties"))
+        }
+        _ => true,
+    }
+}
+
+pub fn property_names(v: &Value, node: Node, at: &Loc<'_>, r: &mut Report) -> bool {
+    let Some(o) = v.as_object() else { return true };
+    let mut ok = true;
+    for name in o.keys() {
+        if !with_string(name, |name| quick(node, name, at)) {
+            ok &= r.fail(at, "propertyNames", || {
+                format!("property name {} is not allowed", json_string(name))
+            });
+        }
+    }
+    ok
+}
+
+pub fn dependent_required(
+    v: &Value,
+    deps: &[(&str, &[&str])],
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    let Some(o) = v.as_object() else { return true };
+    let mut ok = true;
+    for (name, needed) in deps {
+        if o.contains_key(*name) {
+            for n in *needed {
+                if !o.contains_key(*n) {
+                    ok &= r.fail(at, "dependentRequired", || {
+                        format!(
+                            "is missing property {}, required when {} is present",
+                            json_string(n),
+                            json_string(name)
+                        )
+                    });
+                }
+            }
+        }
+    }
+    ok
+}
+
+pub fn dependent_schemas(v: &Value, deps: &[(&str, Node)], at: &Loc<'_>, r: &mut Report) -> bool {
+    let Some(o) = v.as_object() else { return true };
+    let mut ok = true;
+    for (name, node) in deps {
+        if o.contains_key(*name) {
+            ok &= node(v, at, r);
+        }
+    }
+    ok
+}
+
+pub fn any_of(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
+    nodes.iter().any(|n| quick(*n, v, at))
+        || r.fail(at, "anyOf", || "matches none of the alternatives".to_string())
+}
+
+/// `anyOf` whose branches `fused` only check a pattern, and `any` is the alternation of their
+/// patterns: a value that is not a string passes those branches, a string passes them when it
+/// matches `any` (or, when the `regex` crate refused the alternation, one of the branches).
+pub fn any_of_pattern(
+    v: &Value,
+    nodes: &[Node],
+    any: &Alternation,
+    fused: &[Node],
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    if r.settled {
+        return false;
+    }
+    let patterns = match (v.as_str(), any.as_ref()) {
+        (None, _) => true,
+        (Some(s), Some(re)) => re.is_match(s),
+        (Some(_), None) => fused.iter().any(|n| quick(*n, v, at)),
+    };
+    patterns
+        || nodes.iter().any(|n| quick(*n, v, at))
+        || r.fail(at, "anyOf", || "matches none of the alternatives".to_string())
+}
+
+pub fn one_of(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
+    let matched = nodes.iter().filter(|n| quick(**n, v, at)).count();
+    matched == 1 || r.fail(at, "oneOf", || "must match exactly one of the alternatives".to_string())
+}
+
+pub fn not(v: &Value, node: Node, at: &Loc<'_>, r: &mut Report) -> bool {
+    if r.settled {
+        return false;
+    }
+    !quick(node, v, at) || r.fail(at, "not", || "matches a schema it must not match".to_string())
+}
+
+pub fn if_then_else(
+    v: &Value,
+    cond: Node,
+    then: Option<Node>,
+    otherwise: Option<Node>,
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    if r.settled {
+        return false;
+    }
+    let branch = if quick(cond, v, at) { then } else { otherwise };
+    branch.is_none_or(|n| n(v, at, r))
+}
+
+/// What the table of an unevaluated check marks evaluated on `v`; `None` when everything is.
+struct Seen<'t> {
+    names: Vec<&'t str>,
+    patterns: Vec<&'t Matcher>,
+    prefix: usize,
+    contains: Vec<Node>,
+}
+
+fn numbers(x: &serde_json::Value) -> impl Iterator<Item = usize> + '_ {
+    x.as_array().into_iter().flatten().filter_map(serde_json::Value::as_u64).map(|n| n as usize)
+}
+
+fn strings(x: &serde_json::Value) -> impl Iterator<Item = &str> + '_ {
+    x.as_array().into_iter().flatten().filter_map(serde_json::Value::as_str)
+}
+
+/// Walks the table of an unevaluated check from its first entry, without recursion, deciding
+/// each guard node at most once (docs/validation.md, "Unevaluated properties and items").
+fn evaluated<'t>(
+    v: &Value,
+    table: &'t serde_json::Value,
+    nodes: &[Node],
+    pats: &[&'t Matcher],
+    at: &Loc<'_>,
+) -> Option<Seen<'t>> {
+    let entries = table.as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut seen =
+        Seen { names: Vec::new(), patterns: Vec::new(), prefix: 0, contains: Vec::new() };
+    let mut valid: Vec<Option<bool>> = vec![None; nodes.len()];
+    let mut is_valid = |k: usize| match nodes.get(k) {
+        Some(node) => *valid[k].get_or_insert_with(|| quick(*node, v, at)),
+        None => false,
+    };
+    let mut visited = vec![false; entries.len()];
+    let mut stack = vec![0];
+    while let Some(e) = stack.pop() {
+        let Some(entry) = entries.get(e) else { continue };
+        if std::mem::replace(&mut visited[e], true) {
+            continue;
+        }
+        if entry.get("all").is_some() {
+            return None;
+        }
+        seen.names.extend(strings(&entry["names"]));
+        seen.patterns.extend(numbers(&entry["patterns"]).filter_map(|p| pats.get(p).copied()));
+        seen.prefix = seen.prefix.max(entry["prefix"].as_u64().unwrap_or(0) as usize);
+        seen.contains.extend(numbers(&entry["contains"]).filter_map(|n| nodes.get(n).copied()));
+        let edges = entry["edges"].as_array().map(Vec::as_slice).unwrap_or_default();
+        for g in edges.iter().rev() {
+            if strings(&g["has"]).all(|h| v.get(h).is_some())
+                && numbers(&g["valid"]).all(&mut is_valid)
+                && numbers(&g["invalid"]).all(|k| !is_valid(k))
+            {
+                stack.extend(g["to"].as_u64().map(|t| t as usize));
+            }
+        }
+    }
+    Some(seen)
+}
+
+/// `unevaluatedProperties`: `node` (`None` for `false`) applies to every property the table
+/// does not mark evaluated.
+pub fn unevaluated_properties(
+    v: &Value,
+    table: &serde_json::Value,
+    nodes: &[Node],
+    pats: &[&Matcher],
+    node: Option<Node>,
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    if r.settled {
+        return false;
+    }
+    let Some(o) = v.as_object() else { return true };
+    let Some(seen) = evaluated(v, table, nodes, pats, at) else { return true };
+    let mut ok = true;
+    for (name, x) in o {
+        if seen.names.contains(&as_name(name)) || seen.patterns.iter().any(|re| re.is_match(name)) {
+            continue;
+        }
+        ok &= match node {
+            Some(node) => node(x, &at.key(name), r),
+            None => r.fail(&at.key(name), "unevaluatedProperties", || {
+                "no unevaluated property is allowed here".to_string()
+            }),
+        };
+        if !ok && r.quick {
+            return false;
+        }
+    }
+    ok
+}
+
+/// `unevaluatedItems`: `node` (`None` for `false`) applies to every item the table does not
+/// mark evaluated.
+pub fn unevaluated_items(
+    v: &Value,
+    table: &serde_json::Value,
+    nodes: &[Node],
+    pats: &[&Matcher],
+    node: Option<Node>,
+    at: &Loc<'_>,
+    r: &mut Report,
+) -> bool {
+    if r.settled {
+        return false;
+    }
+    let Some(a) = v.as_array() else { return true };
+    let Some(seen) = evaluated(v, table, nodes, pats, at) else { return true };
+    let mut ok = true;
+    for (i, x) in a.iter().enumerate().skip(seen.prefix) {
+        let here = at.index(i);
+        if seen.contains.iter().any(|c| quick(*c, x, &here)) {
+            continue;
+        }
+        ok &= match node {
+            Some(node) => node(x, &here, r),
+            None => r.fail(&here, "unevaluatedItems", || {
+                "no unevaluated item is allowed here".to_string()
+            }),
+        };
+        if !ok && r.quick {
+            return false;
+        }
+    }
+    ok
+}
+
+pub fn false_schema(_v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
+    r.fail(at, "false", || "no value is allowed here".to_string())
+}
+
+/// String formats: `date-time`, `date`, `time`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`,
+/// `uri`, `uri-reference`, `uuid`, `json-pointer`, `regex`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    DateTime,
+    Date,
+    Time,
+    Duration,
+    Email,
+    Hostname,
+    HostnameRfc1123,
+    IdnHostname,
+    IdnEmail,
+    Ipv4,
+    Ipv6,
+    Uri,
+    UriReference,
+    Iri,
+    IriReference,
+    UriTemplate,
+    Uuid,
+    JsonPointer,
+    RelativeJsonPointer,
+    Regex,
+}
+
+impl Format {
+    /// The format's name, as the schema writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::DateTime => "date-time",
+            Format::Date => "date",
+            Format::Time => "time",
+            Format::Duration => "duration",
+            Format::Email => "email",
+            Format::Hostname => "hostname",
+            Format::Ipv4 => "ipv4",
+            Format::Ipv6 => "ipv6",
+            Format::Uri => "uri",
+            Format::UriReference => "uri-reference",
+            Format::Uuid => "uuid",
+            Format::JsonPointer => "json-pointer",
+            Format::Regex => "regex",
+            Format::HostnameRfc1123 => "hostname",
+            Format::IdnHostname => "idn-hostname",
+            Format::IdnEmail => "idn-email",
+            Format::Iri => "iri",
+            Format::IriReference => "iri-reference",
+            Format::UriTemplate => "uri-template",
+            Format::RelativeJsonPointer => "relative-json-pointer",
+        }
+    }
+}
+
+pub fn format(v: &Value, f: Format, at: &Loc<'_>, r: &mut Report) -> bool {
+    let Some(s) = v.as_str() else { return true };
+    super::formats::check(f, s) || r.fail(at, "format", || format!("is not a valid {}", f.as_str()))
+}
+
+// Bounds on hostile instances (docs/validation.md, "Nesting" and "uniqueItems").
+
+/// The deepest instance location (number of JSON Pointer reference tokens) a recursive
+/// schema is checked at, and the deepest nesting a JSON text or value may have to be parsed.
+pub const MAX_DEPTH: usize = 1024;
+
+/// Stack left before a guarded node continues on a fresh stack segment.
+const RED_ZONE: usize = 128 * 1024;
+/// The size of that segment.
+const SEGMENT: usize = 2 * 1024 * 1024;
+/// The guard of a node on a cycle of the validation program, called first: `Some(false)` with
+/// one `maxDepth` violation when the location is deeper than [`MAX_DEPTH`]; the node's result
+/// when the stack ran low and the node ran again on a fresh stack segment; `None` otherwise.
+#[inline]
+pub fn guard(node: Node, v: &Value, at: &Loc<'_>, r: &mut Report) -> Option<bool> {
+    if at.depth() as usize > MAX_DEPTH {
+        return Some(
+            r.fail(at, "maxDepth", || format!("is nested deeper than {MAX_DEPTH} levels")),
+        );
+    }
+    if stacker::remaining_stack().is_some_and(|left| left < RED_ZONE) {
+        return Some(stacker::grow(SEGMENT, || node(v, at, r)));
+    }
+    None
+}
+
+/// Whether no two items are JSON-equal: the canonical forms of the items (numbers as doubles,
+/// object members sorted by name) go into one buffer, and their slices into a hash set, so the
+/// check takes linear time.
+fn all_distinct<'a>(items: impl ExactSizeIterator<Item = &'a Value>) -> bool {
+    let n = items.len();
+    if n < 2 {
+        return true;
+    }
+    let mut buf = Vec::new();
+    let mut ends = Vec::with_capacity(n);
+    let mut stack = Vec::new();
+    for item in items {
+        canonical(item, &mut buf, &mut stack);
+        ends.push(buf.len());
+    }
+    let mut seen = std::collections::HashSet::with_capacity(n);
+    let mut start = 0;
+    for end in ends {
+        if !seen.insert(&buf[start..end]) {
+            return false;
+        }
+        start = end;
+    }
+    true
+}
+
+/// A part of a value still to write in [`canonical`].
+enum Part<'a> {
+    Value(&'a Value),
+    Name(&'a str),
+}
+
+/// Appends the canonical form of a value, without recursion: a type byte, then for numbers the
+/// bits of the double (`-0` as `0`), for strings and containers their length, then the members.
+fn canonical<'a>(value: &'a Value, out: &mut Vec<u8>, stack: &mut Vec<Part<'a>>) {
+    stack.push(Part::Value(value));
+    while let Some(part) = stack.pop() {
+        let v = match part {
+            Part::Name(s) => {
+                out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+                out.extend_from_slice(s.as_bytes());
+                continue;
+            }
+            Part::Value(v) => v,
+        };
+        if v.is_null() {
+            out.push(b'n');
+        } else if let Some(b) = v.as_bool() {
+            out.push(if b { b't' } else { b'f' });
+        } else if let Some(s) = v.as_str() {
+            out.push(b'"');
+            out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+            out.extend_from_slice(s.as_bytes());
+        } else if let Some(a) = v.as_array() {
+            out.push(b'[');
+            out.extend_from_slice(&(a.len() as u64).to_le_bytes());
+            stack.extend(a.iter().rev().map(Part::Value));
+        } else if let Some(m) = v.as_object() {
+            out.push(b'{');
+            out.extend_from_slice(&(m.len() as u64).to_le_bytes());
+            let mut members: Vec<(&str, &Value)> = m.iter().map(|(k, x)| (as_name(k), x)).collect();
+            members.sort_unstable_by(|a, b| b.0.cmp(a.0));
+            for (k, x) in members {
+                stack.push(Part::Value(x));
+                stack.push(Part::Name(k));
+            }
+        } else {
+            // A number.
+            let x = v.as_f64().unwrap_or(f64::NAN);
+            let x = if x == 0.0 { 0.0 } else { x };
+            out.push(b'#');
+            out.extend_from_slice(&x.to_bits().to_le_bytes());
+        }
+    }
+}
+
+// The typed layer: parsing into the crate's types, serializing them, and what their
+// `Deserialize` and `Serialize` implementations call.
+
+/// Runs `f` on the JSON string `s` (a member name that `propertyNames` checks).
+fn with_string<R>(s: &str, f: impl FnOnce(&Value) -> R) -> R {
+    f(&Value::String(s.to_owned()))
+}
+
+/// Why a value could not be parsed.
+#[derive(Debug)]
+pub enum Error {
+    /// The text is not JSON, or (never for a valid instance) does not fit the type.
+    Json(serde_json::Error),
+    /// The JSON does not satisfy the schema.
+    Invalid(ValidationErrors),
+    /// The JSON is nested deeper than [`MAX_DEPTH`] levels: it is not parsed.
+    TooDeep,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Json(e) => write!(f, "malformed JSON: {e}"),
+            Error::Invalid(e) => write!(f, "invalid: {e}"),
+            Error::TooDeep => write!(f, "JSON nested deeper than {MAX_DEPTH} levels"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Json(e) => Some(e),
+            Error::Invalid(e) => Some(e),
+            Error::TooDeep => None,
+        }
+    }
+}
+
+/// A string that names no value of an enumeration: the error of the generated enums'
+/// `FromStr` and `TryFrom<&str>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownVariant {
+    /// The string given.
+    pub value: String,
+    /// The enumeration's values, in schema order.
+    pub allowed: Vec<&'static str>,
+}
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let allowed: Vec<String> = self.allowed.iter().map(|s| json_string(s)).collect();
+        write!(
+            f,
+            "unknown value {}: must be one of {}",
+            json_string(&self.value),
+            allowed.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+/// Parses a default the generator checked against the field's type.
+pub fn default_from_json<T: DeserializeOwned + Default>(text: &str) -> T {
+    serde_json::from_str(text).unwrap_or_default()
+}
+
+/// A schema default of a struct or union type; ctxgen emits it only when it fits the type.
+pub fn schema_default<T: DeserializeOwned>(text: &str) -> T {
+    serde_json::from_str(text).expect("the schema default fits its type")
+}
+
+/// Runs a node and gives the value back when it is valid.
+pub fn checked(node: Node, value: Value) -> Result<Value, Error> {
+    check(node, &value).map_err(Error::Invalid).map(|()| value)
 }
 
 /// Validates a JSON value, then builds the typed value from it. A value nested deeper than
@@ -759,984 +1806,10 @@ fn integral_floats_to_integers(value: &mut Value) {
     }
 }
 
-/// JSON equality: numbers by value (as doubles), objects regardless of key order.
-pub fn equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        // Numbers are compared as IEEE doubles, as every language sees them.
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, a)| y.get(k).is_some_and(|b| equal(a, b)))
-        }
-        _ => a == b,
-    }
-}
-
-/// The JSON types of the `type` keyword.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Type {
-    Null,
-    Boolean,
-    Object,
-    Array,
-    Number,
-    String,
-    Integer,
-}
-
-fn is_integer(v: &Value) -> bool {
-    match v {
-        Value::Number(n) => {
-            n.is_i64()
-                || n.is_u64()
-                || n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
-        }
-        _ => false,
-    }
-}
-
-#[inline]
-pub fn types(v: &Value, types: &[Type], at: &Loc<'_>, r: &mut Report) -> bool {
-    let ok = types.iter().any(|t| match t {
-        Type::Null => v.is_null(),
-        Type::Boolean => v.is_boolean(),
-        Type::Object => v.is_object(),
-        Type::Array => v.is_array(),
-        Type::Number => v.is_number(),
-        Type::String => v.is_string(),
-        Type::Integer => is_integer(v),
-    });
-    ok || wrong_type(types, at, r)
-}
-
-#[cold]
-#[inline(never)]
-fn wrong_type(types: &[Type], at: &Loc<'_>, r: &mut Report) -> bool {
-    r.fail(at, "type", || format!("must be of type {}", type_list(types)))
-}
-
-impl Type {
-    /// The name of the type, as the schema writes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Type::Null => "null",
-            Type::Boolean => "boolean",
-            Type::Object => "object",
-            Type::Array => "array",
-            Type::Number => "number",
-            Type::String => "string",
-            Type::Integer => "integer",
-        }
-    }
-}
-
-fn type_list(types: &[Type]) -> String {
-    if types.is_empty() {
-        return "(none)".to_string();
-    }
-    types.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(" or ")
-}
-
-// Messages (docs/validation.md, "Messages"): the same text in every language. Values are
-// written as canonical JSON: numbers as JavaScript writes their double, object members sorted
-// by name (code point order), no spaces.
-
-/// A number as JavaScript's `Number.prototype.toString` writes it: the shortest digits that
-/// read back as the same double, in positional notation from 1e-7 up to 1e21.
-pub fn number_text(x: f64) -> String {
-    if x.is_nan() {
-        return "NaN".to_string();
-    }
-    if x == 0.0 {
-        return "0".to_string();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
-    }
-    if x < 0.0 {
-        return format!("-{}", number_text(-x));
-    }
-    // Rust writes the shortest round-trip digits too: `1.2345e2`, `5e-7`.
-    let sci = format!("{x:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let k = digits.len() as i64;
-    let n = exp.parse::<i64>().unwrap_or(0) + 1;
-    if k <= n && n <= 21 {
-        digits + &"0".repeat((n - k) as usize)
-    } else if 0 < n && n <= 21 {
-        let (int, frac) = digits.split_at(n as usize);
-        format!("{int}.{frac}")
-    } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", "0".repeat(-n as usize))
-    } else {
-        let e = n - 1;
-        let sign = if e < 0 { '-' } else { '+' };
-        let (first, rest) = digits.split_at(1);
-        let dot = if rest.is_empty() { "" } else { "." };
-        format!("{first}{dot}{rest}e{sign}{}", e.abs())
-    }
-}
-
-/// A string as a JSON string literal.
-pub fn json_string(s: &str) -> String {
-    Value::from(s).to_string()
-}
-
-/// A JSON value as canonical JSON text.
-pub fn json_text(v: &Value) -> String {
-    match v {
-        Value::Number(n) => number_text(n.as_f64().unwrap_or(f64::NAN)),
-        Value::String(s) => json_string(s),
-        Value::Array(a) => format!("[{}]", a.iter().map(json_text).collect::<Vec<_>>().join(",")),
-        Value::Object(o) => {
-            let mut members: Vec<(&String, &Value)> = o.iter().collect();
-            members.sort_by(|a, b| a.0.cmp(b.0));
-            let members: Vec<String> = members
-                .iter()
-                .map(|(k, x)| format!("{}:{}", json_string(k), json_text(x)))
-                .collect();
-            let mut text = String::from('{');
-            text.push_str(&members.join(","));
-            text.push('}');
-            text
-        }
-        other => other.to_string(),
-    }
-}
-
-pub fn constant(v: &Value, c: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    equal(v, c) || r.fail(at, "const", || format!("must be equal to {}", json_text(c)))
-}
-
-pub fn enumeration(v: &Value, values: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    values.as_array().is_some_and(|a| a.iter().any(|c| equal(v, c)))
-        || r.fail(at, "enum", || {
-            let values = values.as_array().map(Vec::as_slice).unwrap_or_default();
-            format!(
-                "must be one of {}",
-                values.iter().map(json_text).collect::<Vec<_>>().join(", ")
-            )
-        })
-}
-
-pub fn enum_str(v: &Value, values: &[&str], at: &Loc<'_>, r: &mut Report) -> bool {
-    v.as_str().is_some_and(|s| values.contains(&s))
-        || r.fail(at, "enum", || {
-            format!(
-                "must be one of {}",
-                values.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(", ")
-            )
-        })
-}
-
-pub fn min_length(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
-    match v.as_str() {
-        Some(s) if (s.chars().count() as u64) < n => {
-            r.fail(at, "minLength", || format!("is shorter than {n} characters"))
-        }
-        _ => true,
-    }
-}
-
-pub fn max_length(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
-    match v.as_str() {
-        Some(s) if (s.chars().count() as u64) > n => {
-            r.fail(at, "maxLength", || format!("is longer than {n} characters"))
-        }
-        _ => true,
-    }
-}
-
-pub fn pattern(v: &Value, re: &Matcher, at: &Loc<'_>, r: &mut Report) -> bool {
-    match v.as_str() {
-        Some(s) if !re.is_match(s) => {
-            r.fail(at, "pattern", || format!("does not match {}", re.as_str()))
-        }
-        _ => true,
-    }
-}
-
-/// Words are maximal runs of characters other than ASCII whitespace.
-pub fn count_words(s: &str) -> usize {
-    s.split([' ', '\t', '\n', '\u{b}', '\u{c}', '\r']).filter(|w| !w.is_empty()).count()
-}
-
-pub fn max_words(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
-    match v.as_str() {
-        Some(s) if count_words(s) as u64 > n => {
-            r.fail(at, "x-max-words", || format!("has more than {n} words"))
-        }
-        _ => true,
-    }
-}
-
-fn number_check(
-    v: &Value,
-    ok: impl Fn(f64) -> bool,
-    keyword: &'static str,
-    message: impl FnOnce() -> String,
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    match v.as_f64() {
-        Some(x) if v.is_number() && !ok(x) => r.fail(at, keyword, message),
-        _ => true,
-    }
-}
-
-pub fn minimum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
-    number_check(v, |x| x >= n, "minimum", || format!("must be >= {}", number_text(n)), at, r)
-}
-
-pub fn maximum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
-    number_check(v, |x| x <= n, "maximum", || format!("must be <= {}", number_text(n)), at, r)
-}
-
-pub fn exclusive_minimum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
-    let message = || format!("must be > {}", number_text(n));
-    number_check(v, |x| x > n, "exclusiveMinimum", message, at, r)
-}
-
-pub fn exclusive_maximum(v: &Value, n: f64, at: &Loc<'_>, r: &mut Report) -> bool {
-    let message = || format!("must be < {}", number_text(n));
-    number_check(v, |x| x < n, "exclusiveMaximum", message, at, r)
-}
-
-pub fn multiple_of(v: &Value, m: f64, at: &Loc<'_>, r: &mut Report) -> bool {
-    number_check(
-        v,
-        |x| {
-            let q = x / m;
-            if q.is_infinite() && x.is_finite() {
-                // The quotient overflows: the exact remainder decides (`1e308` of `0.5`).
-                return x % m == 0.0;
-            }
-            q.is_finite() && (q - (q + 0.5).floor()).abs() <= 1e-9 * q.abs().max(1.0)
-        },
-        "multipleOf",
-        || format!("must be a multiple of {}", number_text(m)),
-        at,
-        r,
-    )
-}
-
-pub fn min_items(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
-    match v.as_array() {
-        Some(a) if (a.len() as u64) < n => {
-            r.fail(at, "minItems", || format!("has fewer than {n} items"))
-        }
-        _ => true,
-    }
-}
-
-pub fn max_items(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
-    match v.as_array() {
-        Some(a) if (a.len() as u64) > n => {
-            r.fail(at, "maxItems", || format!("has more than {n} items"))
-        }
-        _ => true,
-    }
-}
-
-pub fn unique_items(v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    let Some(a) = v.as_array() else { return true };
-    all_distinct(a) || r.fail(at, "uniqueItems", || "has duplicate items".to_string())
-}
-
-pub fn prefix_items(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
-    if r.settled {
-        return false;
-    }
-    let Some(a) = v.as_array() else { return true };
-    let mut ok = true;
-    for (i, (item, node)) in a.iter().zip(nodes).enumerate() {
-        ok &= node(item, &at.index(i), r);
-        if !ok && r.quick {
-            return false;
-        }
-    }
-    ok
-}
-
-pub fn items(v: &Value, from: usize, node: Node, at: &Loc<'_>, r: &mut Report) -> bool {
-    if r.settled {
-        return false;
-    }
-    let Some(a) = v.as_array() else { return true };
-    let mut ok = true;
-    for (i, item) in a.iter().enumerate().skip(from) {
-        ok &= node(item, &at.index(i), r);
-        if !ok && r.quick {
-            return false;
-        }
-    }
-    ok
-}
-
-pub fn no_items(
-    v: &Value,
-    from: usize,
-    keyword: &'static str,
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    let Some(a) = v.as_array() else { return true };
-    let mut ok = true;
-    for i in from..a.len() {
-        ok &= r.fail(&at.index(i), keyword, || "no item is allowed here".to_string());
-    }
-    ok
-}
-
-pub fn contains(
-    v: &Value,
-    node: Node,
-    min: u64,
-    max: Option<u64>,
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    if r.settled {
-        return false;
-    }
-    let Some(a) = v.as_array() else { return true };
-    let count =
-        a.iter().enumerate().filter(|(i, item)| quick(node, item, &at.index(*i))).count() as u64;
-    let mut ok = true;
-    if count < min {
-        ok &= r.fail(at, "contains", || format!("has fewer than {min} matching items"));
-    }
-    if let Some(max) = max.filter(|m| count > *m) {
-        ok &= r.fail(at, "maxContains", || format!("has more than {max} matching items"));
-    }
-    ok
-}
-
-pub fn properties(v: &Value, props: &[(&str, Node)], at: &Loc<'_>, r: &mut Report) -> bool {
-    if r.settled {
-        return false;
-    }
-    let Some(o) = v.as_object() else { return true };
-    if props.len() > 2 * o.len() + 4 {
-        return few_members(o, props, at, r);
-    }
-    let mut ok = true;
-    for (name, node) in props {
-        if let Some(x) = o.get(*name) {
-            ok &= node(x, &at.key(name), r);
-            if !ok && r.quick {
-                return false;
-            }
-        }
-    }
-    ok
-}
-
-/// [`properties`] of an object with few members against many declared properties: each member
-/// is looked up among the properties (a length comparison rejects most), then the members
-/// found are checked in the schema's order, so that violations come out as they would.
-#[inline(never)]
-fn few_members(
-    o: &serde_json::Map<String, Value>,
-    props: &[(&str, Node)],
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    let mut found: Vec<(usize, &str, &Value)> = o
-        .iter()
-        .filter_map(|(name, x)| {
-            let i = props.iter().position(|(p, _)| *p == name.as_str())?;
-            Some((i, name.as_str(), x))
-        })
-        .collect();
-    found.sort_unstable_by_key(|f| f.0);
-    let mut ok = true;
-    for (i, name, x) in found {
-        ok &= (props[i].1)(x, &at.key(name), r);
-        if !ok && r.quick {
-            return false;
-        }
-    }
-    ok
-}
-
-pub fn pattern_properties(
-    v: &Value,
-    pats: &[(&Matcher, Node)],
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    if r.settled {
-        return false;
-    }
-    let Some(o) = v.as_object() else { return true };
-    let mut ok = true;
-    for (name, x) in o {
-        for (re, node) in pats {
-            if re.is_match(name) {
-                ok &= node(x, &at.key(name), r);
-                if !ok && r.quick {
-                    return false;
-                }
-            }
-        }
-    }
-    ok
-}
-
-fn is_additional(name: &str, known: &[&str], pats: &[&Matcher]) -> bool {
-    !known.contains(&name) && !pats.iter().any(|re| re.is_match(name))
-}
-
-pub fn additional_properties(
-    v: &Value,
-    known: &[&str],
-    pats: &[&Matcher],
-    node: Node,
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    if r.settled {
-        return false;
-    }
-    let Some(o) = v.as_object() else { return true };
-    let mut ok = true;
-    for (name, x) in o {
-        if is_additional(name, known, pats) {
-            ok &= node(x, &at.key(name), r);
-            if !ok && r.quick {
-                return false;
-            }
-        }
-    }
-    ok
-}
-
-pub fn no_additional_properties(
-    v: &Value,
-    known: &[&str],
-    pats: &[&Matcher],
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    let Some(o) = v.as_object() else { return true };
-    let extra: Vec<&str> =
-        o.keys().map(String::as_str).filter(|n| is_additional(n, known, pats)).collect();
-    extra.is_empty() || unexpected(extra, at, r)
-}
-
-/// The one `additionalProperties: false` violation for the members `extra`.
-fn unexpected(mut extra: Vec<&str>, at: &Loc<'_>, r: &mut Report) -> bool {
-    r.fail(at, "additionalProperties", || {
-        extra.sort_unstable();
-        let what = if extra.len() == 1 { "property" } else { "properties" };
-        let names: Vec<String> = extra.iter().map(|n| json_string(n)).collect();
-        format!("has unexpected {what} {}", names.join(", "))
-    })
-}
-
-/// The object keywords of one subschema that the generator checks in one pass over the
-/// members: `properties`, then `additionalProperties: false` when it names the same properties
-/// and no pattern, then `required`, as consecutive keywords of the subschema. Each member name
-/// is looked up once, by `key` (a `match` on the length, then the name), instead of a search of
-/// the member map per declared and per required name. Violations are those, and in the order,
-/// of the three separate checks ([`properties`], [`no_additional_properties`], [`required`]).
-pub struct Object {
-    /// The index in `properties` of a member name, `usize::MAX` for any other name.
-    pub key: fn(&str) -> usize,
-    pub properties: &'static [(&'static str, Node)],
-    /// `additionalProperties: false`: a member not in `properties` is a violation.
-    pub closed: bool,
-    /// `required`, as the schema writes it (empty without `required`).
-    pub required: &'static [&'static str],
-    /// The required names among the first 64 properties, as bits of their indices.
-    pub required_bits: u64,
-    /// The other required names (the generator makes this empty whenever it can).
-    pub required_rest: &'static [&'static str],
-}
-
-#[inline]
-pub fn object(v: &Value, o: &Object, at: &Loc<'_>, r: &mut Report) -> bool {
-    if r.settled {
-        return false;
-    }
-    let Some(m) = v.as_object() else { return true };
-    if r.quick {
-        object_quick(m, o, at, r)
-    } else {
-        object_all(m, o, at, r)
-    }
-}
-
-/// [`object`] collecting every violation, in the order of the separate checks.
-#[inline(never)]
-fn object_all(
-    m: &serde_json::Map<String, Value>,
-    o: &Object,
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    let mut ok = true;
-    let mut seen = 0u64;
-    let mut extra = false;
-    if o.properties.len() <= 64 {
-        // Members by property index, then checked in the schema's order of properties.
-        let mut slots: [Option<&Value>; 64] = [None; 64];
-        for (name, x) in m {
-            let i = (o.key)(name);
-            if i < o.properties.len() {
-                slots[i] = Some(x);
-                seen |= 1 << i;
-            } else {
-                extra = true;
-            }
-        }
-        let mut bits = seen;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if let (Some(x), Some((name, node))) = (slots[i], o.properties.get(i)) {
-                ok &= node(x, &at.key(name), r);
-            }
-        }
-    } else {
-        let mut found: Vec<(usize, &Value)> = Vec::new();
-        for (name, x) in m {
-            let i = (o.key)(name);
-            if i < o.properties.len() {
-                found.push((i, x));
-                if i < 64 {
-                    seen |= 1 << i;
-                }
-            } else {
-                extra = true;
-            }
-        }
-        found.sort_unstable_by_key(|f| f.0);
-        for (i, x) in found {
-            let (name, node) = o.properties[i];
-            ok &= node(x, &at.key(name), r);
-        }
-    }
-    if o.closed && extra {
-        let names = m.keys().map(String::as_str).filter(|n| (o.key)(n) >= o.properties.len());
-        ok &= unexpected(names.collect(), at, r);
-    }
-    if !has_required(m, o, seen) {
-        ok &= missing(m, o.required, at, r);
-    }
-    ok
-}
-
-/// [`object`] when only the verdict counts: members in the map's order, stopping at the first
-/// violation.
-#[inline(never)]
-fn object_quick(
-    m: &serde_json::Map<String, Value>,
-    o: &Object,
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    let mut seen = 0u64;
-    for (name, x) in m {
-        let i = (o.key)(name);
-        if let Some((_, node)) = o.properties.get(i) {
-            if i < 64 {
-                seen |= 1 << i;
-            }
-            if !node(x, &at.key(name), r) {
-                return false;
-            }
-        } else if o.closed {
-            return r.fail(at, "additionalProperties", String::new);
-        }
-    }
-    has_required(m, o, seen) || r.fail(at, "required", String::new)
-}
-
-fn has_required(m: &serde_json::Map<String, Value>, o: &Object, seen: u64) -> bool {
-    seen & o.required_bits == o.required_bits
-        && o.required_rest.iter().all(|name| m.contains_key(*name))
-}
-
-pub fn required(v: &Value, names: &[&str], at: &Loc<'_>, r: &mut Report) -> bool {
-    let Some(o) = v.as_object() else { return true };
-    missing(o, names, at, r)
-}
-
-/// One `required` violation per name of `names` that `o` lacks.
-fn missing(
-    o: &serde_json::Map<String, Value>,
-    names: &[&str],
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    let mut ok = true;
-    for name in names {
-        if !o.contains_key(*name) {
-            ok &= r.fail(at, "required", || {
-                format!("is missing required property {}", json_string(name))
-            });
-        }
-    }
-    ok
-}
-
-pub fn min_properties(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
-    match v.as_object() {
-        Some(o) if (o.len() as u64) < n => {
-            r.fail(at, "minProperties", || format!("has fewer than {n} properties"))
-        }
-        _ => true,
-    }
-}
-
-pub fn max_properties(v: &Value, n: u64, at: &Loc<'_>, r: &mut Report) -> bool {
-    match v.as_object() {
-        Some(o) if (o.len() as u64) > n => {
-            r.fail(at, "maxProperties", || format!("has more than {n} properties"))
-        }
-        _ => true,
-    }
-}
-
-pub fn property_names(v: &Value, node: Node, at: &Loc<'_>, r: &mut Report) -> bool {
-    let Some(o) = v.as_object() else { return true };
-    let mut ok = true;
-    for name in o.keys() {
-        if !quick(node, &Value::String(name.clone()), at) {
-            ok &= r.fail(at, "propertyNames", || {
-                format!("property name {} is not allowed", json_string(name))
-            });
-        }
-    }
-    ok
-}
-
-pub fn dependent_required(
-    v: &Value,
-    deps: &[(&str, &[&str])],
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    let Some(o) = v.as_object() else { return true };
-    let mut ok = true;
-    for (name, needed) in deps {
-        if o.contains_key(*name) {
-            for n in *needed {
-                if !o.contains_key(*n) {
-                    ok &= r.fail(at, "dependentRequired", || {
-                        format!(
-                            "is missing property {}, required when {} is present",
-                            json_string(n),
-                            json_string(name)
-                        )
-                    });
-                }
-            }
-        }
-    }
-    ok
-}
-
-pub fn dependent_schemas(v: &Value, deps: &[(&str, Node)], at: &Loc<'_>, r: &mut Report) -> bool {
-    let Some(o) = v.as_object() else { return true };
-    let mut ok = true;
-    for (name, node) in deps {
-        if o.contains_key(*name) {
-            ok &= node(v, at, r);
-        }
-    }
-    ok
-}
-
-pub fn any_of(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
-    if r.settled {
-        return false;
-    }
-    nodes.iter().any(|n| quick(*n, v, at))
-        || r.fail(at, "anyOf", || "matches none of the alternatives".to_string())
-}
-
-/// `anyOf` whose branches `fused` only check a pattern, and `any` is the alternation of their
-/// patterns: a value that is not a string passes those branches, a string passes them when it
-/// matches `any` (or, when the `regex` crate refused the alternation, one of the branches).
-pub fn any_of_pattern(
-    v: &Value,
-    nodes: &[Node],
-    any: &Alternation,
-    fused: &[Node],
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    if r.settled {
-        return false;
-    }
-    let patterns = match (v.as_str(), any.as_ref()) {
-        (None, _) => true,
-        (Some(s), Some(re)) => re.is_match(s),
-        (Some(_), None) => fused.iter().any(|n| quick(*n, v, at)),
-    };
-    patterns
-        || nodes.iter().any(|n| quick(*n, v, at))
-        || r.fail(at, "anyOf", || "matches none of the alternatives".to_string())
-}
-
-pub fn one_of(v: &Value, nodes: &[Node], at: &Loc<'_>, r: &mut Report) -> bool {
-    if r.settled {
-        return false;
-    }
-    let matched = nodes.iter().filter(|n| quick(**n, v, at)).count();
-    matched == 1 || r.fail(at, "oneOf", || "must match exactly one of the alternatives".to_string())
-}
-
-pub fn not(v: &Value, node: Node, at: &Loc<'_>, r: &mut Report) -> bool {
-    if r.settled {
-        return false;
-    }
-    !quick(node, v, at) || r.fail(at, "not", || "matches a schema it must not match".to_string())
-}
-
-pub fn if_then_else(
-    v: &Value,
-    cond: Node,
-    then: Option<Node>,
-    otherwise: Option<Node>,
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    if r.settled {
-        return false;
-    }
-    let branch = if quick(cond, v, at) { then } else { otherwise };
-    branch.is_none_or(|n| n(v, at, r))
-}
-
-/// What the table of an unevaluated check marks evaluated on `v`; `None` when everything is.
-struct Seen<'t> {
-    names: Vec<&'t str>,
-    patterns: Vec<&'t Matcher>,
-    prefix: usize,
-    contains: Vec<Node>,
-}
-
-fn numbers(x: &Value) -> impl Iterator<Item = usize> + '_ {
-    x.as_array().into_iter().flatten().filter_map(Value::as_u64).map(|n| n as usize)
-}
-
-fn strings(x: &Value) -> impl Iterator<Item = &str> + '_ {
-    x.as_array().into_iter().flatten().filter_map(Value::as_str)
-}
-
-/// Walks the table of an unevaluated check from its first entry, without recursion, deciding
-/// each guard node at most once (docs/validation.md, "Unevaluated properties and items").
-fn evaluated<'t>(
-    v: &Value,
-    table: &'t Value,
-    nodes: &[Node],
-    pats: &[&'t Matcher],
-    at: &Loc<'_>,
-) -> Option<Seen<'t>> {
-    let entries = table.as_array().map(Vec::as_slice).unwrap_or_default();
-    let mut seen =
-        Seen { names: Vec::new(), patterns: Vec::new(), prefix: 0, contains: Vec::new() };
-    let mut valid: Vec<Option<bool>> = vec![None; nodes.len()];
-    let mut is_valid = |k: usize| match nodes.get(k) {
-        Some(node) => *valid[k].get_or_insert_with(|| quick(*node, v, at)),
-        None => false,
-    };
-    let mut visited = vec![false; entries.len()];
-    let mut stack = vec![0];
-    while let Some(e) = stack.pop() {
-        let Some(entry) = entries.get(e) else { continue };
-        if std::mem::replace(&mut visited[e], true) {
-            continue;
-        }
-        if entry.get("all").is_some() {
-            return None;
-        }
-        seen.names.extend(strings(&entry["names"]));
-        seen.patterns.extend(numbers(&entry["patterns"]).filter_map(|p| pats.get(p).copied()));
-        seen.prefix = seen.prefix.max(entry["prefix"].as_u64().unwrap_or(0) as usize);
-        seen.contains.extend(numbers(&entry["contains"]).filter_map(|n| nodes.get(n).copied()));
-        let edges = entry["edges"].as_array().map(Vec::as_slice).unwrap_or_default();
-        for g in edges.iter().rev() {
-            if strings(&g["has"]).all(|h| v.get(h).is_some())
-                && numbers(&g["valid"]).all(&mut is_valid)
-                && numbers(&g["invalid"]).all(|k| !is_valid(k))
-            {
-                stack.extend(g["to"].as_u64().map(|t| t as usize));
-            }
-        }
-    }
-    Some(seen)
-}
-
-/// `unevaluatedProperties`: `node` (`None` for `false`) applies to every property the table
-/// does not mark evaluated.
-pub fn unevaluated_properties(
-    v: &Value,
-    table: &Value,
-    nodes: &[Node],
-    pats: &[&Matcher],
-    node: Option<Node>,
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    if r.settled {
-        return false;
-    }
-    let Some(o) = v.as_object() else { return true };
-    let Some(seen) = evaluated(v, table, nodes, pats, at) else { return true };
-    let mut ok = true;
-    for (name, x) in o {
-        if seen.names.contains(&name.as_str()) || seen.patterns.iter().any(|re| re.is_match(name)) {
-            continue;
-        }
-        ok &= match node {
-            Some(node) => node(x, &at.key(name), r),
-            None => r.fail(&at.key(name), "unevaluatedProperties", || {
-                "no unevaluated property is allowed here".to_string()
-            }),
-        };
-        if !ok && r.quick {
-            return false;
-        }
-    }
-    ok
-}
-
-/// `unevaluatedItems`: `node` (`None` for `false`) applies to every item the table does not
-/// mark evaluated.
-pub fn unevaluated_items(
-    v: &Value,
-    table: &Value,
-    nodes: &[Node],
-    pats: &[&Matcher],
-    node: Option<Node>,
-    at: &Loc<'_>,
-    r: &mut Report,
-) -> bool {
-    if r.settled {
-        return false;
-    }
-    let Some(a) = v.as_array() else { return true };
-    let Some(seen) = evaluated(v, table, nodes, pats, at) else { return true };
-    let mut ok = true;
-    for (i, x) in a.iter().enumerate().skip(seen.prefix) {
-        let here = at.index(i);
-        if seen.contains.iter().any(|c| quick(*c, x, &here)) {
-            continue;
-        }
-        ok &= match node {
-            Some(node) => node(x, &here, r),
-            None => r.fail(&here, "unevaluatedItems", || {
-                "no unevaluated item is allowed here".to_string()
-            }),
-        };
-        if !ok && r.quick {
-            return false;
-        }
-    }
-    ok
-}
-
-pub fn false_schema(_v: &Value, at: &Loc<'_>, r: &mut Report) -> bool {
-    r.fail(at, "false", || "no value is allowed here".to_string())
-}
-
-/// String formats: `date-time`, `date`, `time`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`,
-/// `uri`, `uri-reference`, `uuid`, `json-pointer`, `regex`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    DateTime,
-    Date,
-    Time,
-    Duration,
-    Email,
-    Hostname,
-    HostnameRfc1123,
-    IdnHostname,
-    IdnEmail,
-    Ipv4,
-    Ipv6,
-    Uri,
-    UriReference,
-    Iri,
-    IriReference,
-    UriTemplate,
-    Uuid,
-    JsonPointer,
-    RelativeJsonPointer,
-    Regex,
-}
-
-impl Format {
-    /// The format's name, as the schema writes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::DateTime => "date-time",
-            Format::Date => "date",
-            Format::Time => "time",
-            Format::Duration => "duration",
-            Format::Email => "email",
-            Format::Hostname => "hostname",
-            Format::Ipv4 => "ipv4",
-            Format::Ipv6 => "ipv6",
-            Format::Uri => "uri",
-            Format::UriReference => "uri-reference",
-            Format::Uuid => "uuid",
-            Format::JsonPointer => "json-pointer",
-            Format::Regex => "regex",
-            Format::HostnameRfc1123 => "hostname",
-            Format::IdnHostname => "idn-hostname",
-            Format::IdnEmail => "idn-email",
-            Format::Iri => "iri",
-            Format::IriReference => "iri-reference",
-            Format::UriTemplate => "uri-template",
-            Format::RelativeJsonPointer => "relative-json-pointer",
-        }
-    }
-}
-
-pub fn format(v: &Value, f: Format, at: &Loc<'_>, r: &mut Report) -> bool {
-    let Some(s) = v.as_str() else { return true };
-    super::formats::check(f, s) || r.fail(at, "format", || format!("is not a valid {}", f.as_str()))
-}
-
-// Bounds on hostile instances (docs/validation.md, "Nesting" and "uniqueItems").
-
-/// The deepest instance location (number of JSON Pointer reference tokens) a recursive
-/// schema is checked at, and the deepest nesting a JSON text or value may have to be parsed.
-pub const MAX_DEPTH: usize = 1024;
-
-/// Stack left before a guarded node continues on a fresh stack segment.
-const RED_ZONE: usize = 128 * 1024;
-/// The size of that segment.
-const SEGMENT: usize = 2 * 1024 * 1024;
 /// Stack one level of nesting may take while a value is parsed, validated and deserialized
 /// into its type. Release builds take well under 1 KiB, debug builds up to about 12 KiB for a
 /// type of 35 fields; the room is reserved, not committed, so it errs on the generous side.
 const STACK_PER_LEVEL: usize = 64 * 1024;
-
-/// The guard of a node on a cycle of the validation program, called first: `Some(false)` with
-/// one `maxDepth` violation when the location is deeper than [`MAX_DEPTH`]; the node's result
-/// when the stack ran low and the node ran again on a fresh stack segment; `None` otherwise.
-#[inline]
-pub fn guard(node: Node, v: &Value, at: &Loc<'_>, r: &mut Report) -> Option<bool> {
-    if at.depth() as usize > MAX_DEPTH {
-        return Some(
-            r.fail(at, "maxDepth", || format!("is nested deeper than {MAX_DEPTH} levels")),
-        );
-    }
-    if stacker::remaining_stack().is_some_and(|left| left < RED_ZONE) {
-        return Some(stacker::grow(SEGMENT, || node(v, at, r)));
-    }
-    None
-}
 
 /// Stack for handling a value nested `depth` levels deep.
 fn stack_for(depth: usize) -> usize {
@@ -1830,81 +1903,4 @@ fn parse_json(text: &str) -> serde_json::Result<Value> {
     let value = Value::deserialize(&mut de)?;
     de.end()?;
     Ok(value)
-}
-
-/// Whether no two items are JSON-equal: the canonical forms of the items (numbers as doubles,
-/// object members sorted by name) go into one buffer, and their slices into a hash set, so the
-/// check takes linear time.
-fn all_distinct(items: &[Value]) -> bool {
-    if items.len() < 2 {
-        return true;
-    }
-    let mut buf = Vec::new();
-    let mut ends = Vec::with_capacity(items.len());
-    let mut stack = Vec::new();
-    for item in items {
-        canonical(item, &mut buf, &mut stack);
-        ends.push(buf.len());
-    }
-    let mut seen = std::collections::HashSet::with_capacity(items.len());
-    let mut start = 0;
-    for end in ends {
-        if !seen.insert(&buf[start..end]) {
-            return false;
-        }
-        start = end;
-    }
-    true
-}
-
-/// A part of a value still to write in [`canonical`].
-enum Part<'a> {
-    Value(&'a Value),
-    Name(&'a str),
-}
-
-/// Appends the canonical form of a value, without recursion: a type byte, then for numbers the
-/// bits of the double (`-0` as `0`), for strings and containers their length, then the members.
-fn canonical<'a>(value: &'a Value, out: &mut Vec<u8>, stack: &mut Vec<Part<'a>>) {
-    stack.push(Part::Value(value));
-    while let Some(part) = stack.pop() {
-        let v = match part {
-            Part::Name(s) => {
-                out.extend_from_slice(&(s.len() as u64).to_le_bytes());
-                out.extend_from_slice(s.as_bytes());
-                continue;
-            }
-            Part::Value(v) => v,
-        };
-        match v {
-            Value::Null => out.push(b'n'),
-            Value::Bool(b) => out.push(if *b { b't' } else { b'f' }),
-            Value::Number(n) => {
-                let x = n.as_f64().unwrap_or(f64::NAN);
-                let x = if x == 0.0 { 0.0 } else { x };
-                out.push(b'#');
-                out.extend_from_slice(&x.to_bits().to_le_bytes());
-            }
-            Value::String(s) => {
-                out.push(b'"');
-                out.extend_from_slice(&(s.len() as u64).to_le_bytes());
-                out.extend_from_slice(s.as_bytes());
-            }
-            Value::Array(a) => {
-                out.push(b'[');
-                out.extend_from_slice(&(a.len() as u64).to_le_bytes());
-                stack.extend(a.iter().rev().map(Part::Value));
-            }
-            Value::Object(m) => {
-                out.push(b'{');
-                out.extend_from_slice(&(m.len() as u64).to_le_bytes());
-                let mut members: Vec<(&String, &Value)> = m.iter().collect();
-                members.sort_unstable_by(|a, b| b.0.cmp(a.0));
-                for (k, x) in members {
-                    stack.push(Part::Value(x));
-                    stack.push(Part::Name(k));
-                }
-            }
-        }
-    }
 }

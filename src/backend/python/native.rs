@@ -1,8 +1,10 @@
 //! The native accelerator of a Python package (`native/`): the generated Rust validators as a
-//! PyO3 extension module, built with maturin. The pure Python package loads it when it is
+//! PyO3 extension module, built with maturin. It compiles the Rust backend's validators and the
+//! checks of its runtime over a `Value` that reads Python objects in place
+//! (`templates/python/native/value.rs.j2`). The pure Python package loads it when it is
 //! installed and carries the same fingerprint (both written by one run), and hands it every
-//! plain JSON value it validates; the pure Python validators stay the reference and take
-//! whatever the accelerator declines (`templates/python/native/lib.rs.j2`).
+//! value it validates; the pure Python validators stay the reference and take whatever the
+//! accelerator declines as not plain JSON (`templates/python/native/lib.rs.j2`).
 
 use askama::Template;
 
@@ -22,8 +24,14 @@ struct LibTpl<'a> {
     glue: String,
     fingerprint: &'a str,
     max_depth: usize,
-    recursion_limit: Option<usize>,
     nodes: Vec<usize>,
+}
+
+#[derive(Template)]
+#[template(path = "python/native/value.rs.j2", escape = "none")]
+struct ValueTpl {
+    header: &'static str,
+    max_depth: usize,
 }
 
 #[derive(Template)]
@@ -45,15 +53,40 @@ struct PyprojectTpl {
     license: Option<String>,
 }
 
-/// The Rust validators the accelerator compiles (`native/src/bindings.rs`).
-pub(super) fn bindings(ir: &Ir, opts: &Options) -> Result<String> {
-    let single = Options {
-        single_file: true,
-        python_native: false,
-        ..opts.clone()
-    };
-    let mut files = rust::render(ir, &single)?;
-    Ok(files.remove("bindings.rs").unwrap_or_default())
+/// The Rust the accelerator compiles besides its glue: the validators of the Rust backend and
+/// the checks of its runtime (`native/src/`).
+pub(super) struct Sources {
+    validators: String,
+    runtime: String,
+    formats: String,
+    value: String,
+}
+
+impl Sources {
+    pub(super) fn new(ir: &Ir) -> Result<Self> {
+        let (runtime, formats) = rust::check_runtime()?;
+        let value = ValueTpl {
+            header: GENERATED,
+            max_depth: MAX_DEPTH,
+        };
+        Ok(Sources {
+            validators: rust::render_validators(ir)?,
+            runtime,
+            formats,
+            value: run("python/native/value.rs.j2", &value)?,
+        })
+    }
+
+    /// The fingerprint the accelerator and the Python package (its `_validators.py`) share.
+    pub(super) fn fingerprint(&self, python_validators: &str) -> String {
+        fingerprint(&[
+            &self.validators,
+            &self.runtime,
+            &self.formats,
+            &self.value,
+            python_validators,
+        ])
+    }
 }
 
 /// FNV-1a (64 bits) of the texts: stable across builds of ctxgen, unlike std's hasher.
@@ -68,13 +101,13 @@ pub(super) fn fingerprint(texts: &[&str]) -> String {
     format!("{h:016x}")
 }
 
-/// Writes `native/`: the crate (`Cargo.toml`, `src/lib.rs`, `src/bindings.rs`) and its
-/// `pyproject.toml`.
+/// Writes `native/`: the crate (`Cargo.toml`, `src/lib.rs`, `src/value.rs`, the validators,
+/// runtime and formats of [`Sources`]) and its `pyproject.toml`.
 pub(super) fn render(
     ir: &Ir,
     opts: &Options,
     import_name: &str,
-    bindings: String,
+    sources: Sources,
     fingerprint: &str,
     files: &mut Files,
 ) -> Result<()> {
@@ -86,24 +119,22 @@ pub(super) fn render(
         glue: names::python_native_glue(&ir.modules),
         fingerprint,
         max_depth: MAX_DEPTH,
-        recursion_limit: rust::limits::recursion_limit(ir),
         nodes: (0..ir.program.nodes.len()).collect(),
     };
     files.insert(
         "native/src/lib.rs".into(),
         run("python/native/lib.rs.j2", &lib)?,
     );
-    files.insert("native/src/bindings.rs".into(), bindings);
-    // Objects keep their members' order, as Python's dicts do, so that violations come in
-    // the pure Python validators' order.
+    files.insert("native/src/value.rs".into(), sources.value);
+    files.insert("native/src/validators.rs".into(), sources.validators);
+    files.insert("native/src/runtime.rs".into(), sources.runtime);
+    files.insert("native/src/formats.rs".into(), sources.formats);
+    files.insert("native/rustfmt.toml".into(), rust::rustfmt_toml()?);
+    // The checks use serde_json for the schema's constants only.
     let dependencies = rust::DEPENDENCIES
         .iter()
-        .map(|(name, req)| match *name {
-            "serde_json" => format!(
-                "{name} = {{ version = \"1\", features = [\"float_roundtrip\", \"preserve_order\", \"unbounded_depth\"] }}\n"
-            ),
-            _ => format!("{name} = {req}\n"),
-        })
+        .filter(|(name, _)| *name != "serde")
+        .map(|(name, req)| format!("{name} = {req}\n"))
         .collect();
     files.insert(
         "native/Cargo.toml".into(),

@@ -558,11 +558,36 @@ fn imports(patterns: &[Static], constants: &[Static], nodes: &[NodeCtx]) -> Stri
     if uses("Type") {
         items.push("Type");
     }
+    if !nodes.is_empty() {
+        items.push("Value");
+    }
     match items.as_slice() {
         [] => String::new(),
         ["self as rt"] => "use super::runtime as rt;\n".into(),
         [one] => format!("use super::runtime::{one};\n"),
-        _ => format!("use super::runtime::{{{}}};\n", items.join(", ")),
+        _ => {
+            let line = format!("use super::runtime::{{{}}};\n", items.join(", "));
+            // rustfmt keeps a `use` list on one line up to 98 columns.
+            if line.len() <= 99 {
+                return line;
+            }
+            // As rustfmt wraps a long list: the items on indented lines of at most 100 columns.
+            let mut out = String::from("use super::runtime::{\n");
+            let mut row = String::new();
+            for item in &items {
+                if !row.is_empty() && 4 + row.len() + 1 + item.len() + 1 > 100 {
+                    out.push_str(&format!("    {row}\n"));
+                    row.clear();
+                }
+                if !row.is_empty() {
+                    row.push(' ');
+                }
+                row.push_str(item);
+                row.push(',');
+            }
+            out.push_str(&format!("    {row}\n}};\n"));
+            out
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! writes `docs/conformance.md` plus a machine-readable result list.
 //!
 //! `cargo run --release -p ctxgen-tools --bin ctxgen-conformance -- <suite dir> [--work DIR] [--report FILE]
-//!  [--results FILE] [--lang rust,typescript,python]`
+//!  [--results FILE] [--lang rust,typescript,python,python-native]`
 
 mod conformance;
 
@@ -24,7 +24,7 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("target/conformance"));
     let langs: Vec<String> = flag("--lang")
-        .unwrap_or_else(|| "rust,typescript,python".into())
+        .unwrap_or_else(|| "rust,typescript,python,python-native".into())
         .split(',')
         .map(String::from)
         .collect();

@@ -2,7 +2,7 @@
 //! `[[type name or null, instance], …]` and prints one verdict per case (`true`, `false`, or
 //! `null` when the binding failed).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{json, Value};
@@ -58,7 +58,11 @@ pub fn run(
     let text = match lang {
         "rust" => rust(&out, &dir, &cases_file)?,
         "typescript" => typescript(&out, &dir, &cases_file)?,
-        "python" => python(&out, &dir, &cases_file)?,
+        "python" => python(&out, &dir, &cases_file, None)?,
+        "python-native" => {
+            let module = native(&out, &dir)?;
+            python(&out, &dir, &cases_file, Some(&module))?
+        }
         other => return Err(format!("no driver for {other}")),
     };
     read_verdicts(&text, cases.len())
@@ -159,7 +163,12 @@ fn typescript(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
 
 const PY_DRIVER: &str = r#"import importlib, json, re, sys
 sys.path.insert(0, sys.argv[1])
+native = sys.argv[3] if len(sys.argv) > 3 else None
+if native:
+    sys.path.insert(0, native)
 api = importlib.import_module("conformance")
+if native and not api._runtime.ACCELERATED:
+    sys.exit("the native accelerator did not load")
 def snake(name):
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 out = []
@@ -175,7 +184,9 @@ for name, data in json.load(open(sys.argv[2])):
 print(json.dumps(out))
 "#;
 
-fn python(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
+/// Runs the Python driver; with `native`, the directory of the built accelerator goes on the
+/// path and the driver refuses to run without it.
+fn python(out: &Path, dir: &Path, cases: &Path, native: Option<&Path>) -> Result<String, String> {
     let src = out.join("python/src");
     if !src.join("conformance").is_dir() {
         return Err("the Python backend wrote no package".into());
@@ -183,10 +194,57 @@ fn python(out: &Path, dir: &Path, cases: &Path) -> Result<String, String> {
     let driver = dir.join("driver.py");
     std::fs::write(&driver, PY_DRIVER).map_err(|e| e.to_string())?;
     let python = python_exe()?;
+    let mut cmd = Command::new(python);
+    cmd.arg(&driver).arg(&src).arg(cases);
+    if let Some(native) = native {
+        cmd.arg(native);
+    }
+    exec(&mut cmd, "python driver")
+}
+
+/// Builds the Python package's native accelerator (`python/native`, with cargo: one shared
+/// target folder, dependencies optimized a little) and puts the extension module into a
+/// folder of its own under `dir`; returns that folder.
+fn native(out: &Path, dir: &Path) -> Result<PathBuf, String> {
+    let krate = out.join("python/native");
+    if !krate.join("Cargo.toml").is_file() {
+        return Err("the Python backend wrote no native accelerator".into());
+    }
+    let target = dir.parent().unwrap().join("native-target");
+    let profile: Vec<String> = [
+        "profile.dev.debug=false",
+        "profile.dev.package.\"*\".opt-level=1",
+    ]
+    .iter()
+    .flat_map(|c| ["--config".to_string(), c.to_string()])
+    .collect();
     exec(
-        Command::new(python).arg(&driver).arg(&src).arg(cases),
-        "python driver",
-    )
+        Command::new("cargo")
+            .args(["build", "--quiet", "--lib"])
+            .args(&profile)
+            .arg("--manifest-path")
+            .arg(krate.join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", &target)
+            .env("CARGO_INCREMENTAL", "0")
+            .env_remove("CARGO_PROFILE_DEV_DEBUG"),
+        "cargo build (python native accelerator)",
+    )?;
+    let module = "conformance_native";
+    let built = target.join(format!(
+        "debug/{}{module}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    let folder = dir.join("native");
+    std::fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
+    // CPython loads `<module>.abi3.so` on Linux and macOS, `<module>.pyd` on Windows.
+    let name = if cfg!(windows) {
+        format!("{module}.pyd")
+    } else {
+        format!("{module}.abi3.so")
+    };
+    std::fs::copy(&built, folder.join(name)).map_err(|e| format!("{}: {e}", built.display()))?;
+    Ok(folder)
 }
 
 /// The Python that runs the generated package: `CTXGEN_PYTHON`, else the test harness's

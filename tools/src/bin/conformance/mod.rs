@@ -161,7 +161,8 @@ fn lang_of(name: &str) -> Result<Lang, String> {
     match name {
         "rust" => Ok(Lang::Rust),
         "typescript" => Ok(Lang::TypeScript),
-        "python" => Ok(Lang::Python),
+        // The Python package with its native accelerator built and loaded.
+        "python" | "python-native" => Ok(Lang::Python),
         other => Err(format!("unknown language {other}")),
     }
 }
@@ -169,10 +170,12 @@ fn lang_of(name: &str) -> Result<Lang, String> {
 pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, String> {
     let mut groups = load_groups(suite)?;
     let remotes = remotes(suite);
-    let langs: Vec<Lang> = lang_names
+    let mut langs: Vec<Lang> = lang_names
         .iter()
         .map(|l| lang_of(l))
         .collect::<Result<_, _>>()?;
+    langs.dedup();
+    let native = lang_names.iter().any(|l| l == "python-native");
     let _ = std::fs::remove_dir_all(work.join("schemas"));
     let mut verdicts: BTreeMap<String, Vec<Vec<Option<bool>>>> = lang_names
         .iter()
@@ -228,7 +231,7 @@ pub fn run(suite: &Path, work: &Path, lang_names: &[String]) -> Result<Run, Stri
         let files: Vec<PathBuf> = accepted.iter().map(|(_, f)| f.clone()).collect();
         let out = work.join("out").join(&batch);
         let mut cfg = config(files, &remotes, &langs, &out);
-        cfg.assert_formats(assert);
+        cfg.assert_formats(assert).python_native(native);
         cfg.generate()
             .map_err(|e| format!("batch generation failed: {e}"))?;
         let roots = cfg.root_types().map_err(|e| e.to_string())?;

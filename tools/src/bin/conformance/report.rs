@@ -149,7 +149,10 @@ pub fn markdown(run: &Run) -> String {
     );
     s.push_str("ctxgen reads it by default (an annotation in 2019-09 and 2020-12 unless the meta-schema has the\n");
     s.push_str("format-assertion vocabulary), except in the `optional/format` files, which are about assertion\n");
-    s.push_str("and run with `assert_formats` on.\n\n");
+    s.push_str(
+        "and run with `assert_formats` on. `python-native` is the Python package with its native\n",
+    );
+    s.push_str("accelerator (`[python] native`) built and loaded: the Rust validators reading the Python values.\n\n");
     s.push_str("## Summary\n\n| draft | cases |");
     for lang in &run.langs {
         let _ = write!(s, " {lang} |");
