@@ -283,8 +283,10 @@ impl<'a> Dict<'a> {
             return self.iter().find(|(k, _)| *k == name).map(|(_, x)| x);
         }
         let n = ffi::Py_ssize_t::try_from(name.len()).ok()?;
-        // SAFETY: a live `dict`; the key is made and released here, the member is borrowed
-        // from the dict, which outlives `'a`.
+        // SAFETY: a live `dict`; the key is made and released here (a `str` is not tracked by
+        // the cyclic collector, so making one runs no Python code), the dict's keys are exact
+        // `str`s (compared without Python code), and the member is borrowed from the dict,
+        // which outlives `'a`.
         unsafe {
             let key = ffi::PyUnicode_FromStringAndSize(name.as_ptr().cast(), n);
             if key.is_null() {
