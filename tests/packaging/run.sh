@@ -5,7 +5,8 @@
 #         project installs the tarball; tsc --strict under moduleResolution nodenext and
 #         bundler, and node runs the compiled program;
 #   pip:  pip wheel, then a fresh virtualenv installs the wheel with its `typing` extra;
-#         mypy --strict on the program, then python runs it;
+#         mypy --strict on the program, then python runs it; then the native accelerator's
+#         wheel (maturin) installed beside the package's: loaded, and the same output;
 #   cargo: a fresh crate depends on generated/rust by path; cargo run.
 # Usage: tests/packaging/run.sh [npm|pip|cargo ...]   (from anywhere; needs node, npm, python3, cargo)
 set -euo pipefail
@@ -78,6 +79,25 @@ pip_package() {
   [ "$got" = "reason-789/security [('/context', 'pattern')]" ] \
     || { echo "error: the Python consumer printed $got" >&2; exit 1; }
   echo "   mypy --strict and python ok"
+
+  echo "== pip: build the wheel of the native accelerator (maturin), install it beside the package"
+  # The build backend (maturin, from the accelerator's pyproject.toml) compiles the crate in
+  # release; its own target folder keeps the repository's untouched.
+  CARGO_TARGET_DIR="$work/native-target" "$work/build-env/bin/python" -m build --wheel \
+    --outdir "$work/native-wheels" "$root/generated/python/native" >"$work/native-build.log" 2>&1 \
+    || { cat "$work/native-build.log" >&2; exit 1; }
+  native_wheel="$(ls "$work"/native-wheels/context_protocols_native-*.whl)"
+  python3 -m venv "$work/native-env"
+  "$work/native-env/bin/pip" install --quiet --disable-pip-version-check "$wheel" "$native_wheel"
+  # The same program prints the same with the accelerator, which must be the one in use.
+  got="$(cd "$work/app-py" && "$work/native-env/bin/python" -W error::RuntimeWarning -c '
+import runpy
+from context_protocols import _runtime
+assert _runtime.ACCELERATED, "the installed accelerator was not loaded"
+runpy.run_path("main.py", run_name="__main__")')"
+  [ "$got" = "reason-789/security [('/context', 'pattern')]" ] \
+    || { echo "error: the Python consumer with the accelerator printed $got" >&2; exit 1; }
+  echo "   the accelerator's wheel installs, loads and gives the same violations"
 }
 
 cargo_package() {
