@@ -301,7 +301,7 @@ fn fallback(ir: &Ir, id: TypeId, v: &Value) -> Check {
     if !matches!(ir.types[id].kind, TypeKind::Struct(_) | TypeKind::Union(_)) {
         return Err("only an object type can have a fallback".into());
     }
-    if !crate::backend::typescript::holds_type(ir, id, v) {
+    if !crate::backend::holds::holds_type(ir, id, v) {
         return Err(format!("{v} is not a value of the type"));
     }
     Ok(())

@@ -21,6 +21,7 @@ pub(crate) struct DepthPlan {
     pub guarded: Vec<bool>,
     /// The node reaches a guarded node (or is one): where the instance depth is not implicit
     /// in the location (TypeScript's quick mode), it takes the depth as a parameter.
+    #[cfg_attr(not(feature = "typescript"), allow(dead_code))]
     pub carries: Vec<bool>,
 }
 
@@ -52,6 +53,7 @@ impl DepthPlan {
         self.guarded.get(node).copied().unwrap_or(false)
     }
 
+    #[cfg_attr(not(feature = "typescript"), allow(dead_code))]
     pub fn carries(&self, node: usize) -> bool {
         self.carries.get(node).copied().unwrap_or(false)
     }

@@ -5,9 +5,12 @@ pub(crate) mod defaults;
 pub(crate) mod depth;
 pub mod escape;
 pub mod flows;
+pub(crate) mod holds;
 pub mod pattern;
+#[cfg(feature = "python")]
 pub mod python;
 pub mod rust;
+#[cfg(feature = "typescript")]
 pub mod typescript;
 
 use std::collections::BTreeMap;
@@ -41,8 +44,15 @@ pub fn render(lang: Lang, ir: &Ir, opts: &Options) -> Result<Files> {
     flows::read(ir)?;
     match lang {
         Lang::Rust => rust::render(ir, opts),
+        #[cfg(feature = "typescript")]
         Lang::TypeScript => typescript::render(ir, opts),
+        #[cfg(feature = "python")]
         Lang::Python => python::render(ir, opts),
+        #[allow(unreachable_patterns)]
+        other => Err(Error::Usage(format!(
+            "this ctxgen was built without its `{}` feature: enable it to generate {other:?}",
+            dir_name(other)
+        ))),
     }
 }
 

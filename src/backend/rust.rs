@@ -1214,6 +1214,7 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
 /// The checks of the runtime alone, over the `Value` of a sibling module `value`, and the
 /// string formats they call: what a crate that validates another representation of JSON
 /// values compiles besides the validators (`runtime.rs`, `formats.rs`).
+#[cfg(feature = "python")]
 pub(crate) fn check_runtime() -> Result<(String, String)> {
     let runtime = run(
         "rust/runtime.rs.j2",
@@ -1228,11 +1229,13 @@ pub(crate) fn check_runtime() -> Result<(String, String)> {
 }
 
 /// The `rustfmt.toml` the generated Rust is formatted by.
+#[cfg(feature = "python")]
 pub(crate) fn rustfmt_toml() -> Result<String> {
     run("rust/rustfmt.toml.j2", &RustfmtTemplate)
 }
 
 /// The validation program as Rust (`validators.rs`).
+#[cfg(feature = "python")]
 pub(crate) fn render_validators(ir: &Ir) -> Result<String> {
     validators::render(ir)
 }

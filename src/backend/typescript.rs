@@ -103,11 +103,6 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
     Ok(files)
 }
 
-/// Whether a JSON value, written as a TypeScript literal, is a value of the type `id`.
-pub(crate) fn holds_type(ir: &Ir, id: TypeId, v: &Value) -> bool {
-    Ctx::new(ir).holds(&Ty::Named(id), v, 0)
-}
-
 /// Names and type expressions shared by every file.
 pub(crate) struct Ctx<'a> {
     pub ir: &'a Ir,
@@ -639,75 +634,7 @@ impl<'a> Ctx<'a> {
     /// an object literal must have every required property and no property the type does not
     /// declare. A `__proto__` key is refused, as a literal would set the prototype.
     fn holds(&self, t: &Ty, v: &Value, depth: usize) -> bool {
-        if depth > 64 {
-            return false;
-        }
-        let d = depth + 1;
-        match (t, v) {
-            (Ty::Any, Value::Object(o)) => {
-                !o.contains_key("__proto__") && o.values().all(|x| self.holds(t, x, d))
-            }
-            (Ty::Any, Value::Array(a)) => a.iter().all(|x| self.holds(t, x, d)),
-            (Ty::Any, _) => true,
-            (Ty::Null | Ty::Nullable(_), Value::Null) => true,
-            (Ty::Nullable(t), v) => self.holds(t, v, d),
-            (Ty::Bool, Value::Bool(_)) => true,
-            (Ty::Integer | Ty::WideInteger | Ty::Number, Value::Number(_)) => true,
-            (Ty::String, Value::String(_)) => true,
-            (Ty::Literal(l), Value::String(s)) => l == s,
-            (Ty::Array(t), Value::Array(a)) => a.iter().all(|x| self.holds(t, x, d)),
-            (Ty::Map(t), Value::Object(o)) => {
-                !o.contains_key("__proto__") && o.values().all(|x| self.holds(t, x, d))
-            }
-            (Ty::Open(t, kind), v) if kind.holds(v) => self.holds(t, v, d),
-            (Ty::Open(..), v) => self.holds(&Ty::Any, v, d),
-            (Ty::Named(id), v) => match &self.ir.types[*id].kind {
-                TypeKind::Enum(values) => v.as_str().is_some_and(|s| values.iter().any(|x| x == s)),
-                // Written as the union of its node's JSON types (see `alias_target`).
-                TypeKind::Alias(a) if *a == Ty::Named(*id) => {
-                    let node = &self.ir.program.nodes[self.ir.types[*id].node];
-                    let types: Vec<JsonType> = node
-                        .checks
-                        .iter()
-                        .filter_map(|c| {
-                            if let Check::Type(ts) = c {
-                                Some(ts.iter().copied())
-                            } else {
-                                None
-                            }
-                        })
-                        .flatten()
-                        .collect();
-                    let of = |t: JsonType| {
-                        matches!(
-                            (t, v),
-                            (JsonType::Null, Value::Null)
-                                | (JsonType::Boolean, Value::Bool(_))
-                                | (JsonType::Object, Value::Object(_))
-                                | (JsonType::Array, Value::Array(_))
-                                | (JsonType::Number | JsonType::Integer, Value::Number(_))
-                                | (JsonType::String, Value::String(_))
-                        )
-                    };
-                    (types.is_empty() || types.into_iter().any(of)) && self.holds(&Ty::Any, v, d)
-                }
-                TypeKind::Alias(a) => self.holds(a, v, d),
-                TypeKind::Union(u) => u.variants.iter().any(|x| self.holds(&x.ty, v, d)),
-                TypeKind::Struct(s) => {
-                    let Value::Object(o) = v else { return false };
-                    !o.contains_key("__proto__")
-                        && s.fields
-                            .iter()
-                            .all(|f| !f.required || o.contains_key(&f.wire))
-                        && o.iter()
-                            .all(|(k, x)| match s.fields.iter().find(|f| f.wire == *k) {
-                                Some(f) => self.holds(&f.ty, x, d),
-                                None => s.extra.as_ref().is_some_and(|e| self.holds(e, x, d)),
-                            })
-                }
-            },
-            _ => false,
-        }
+        super::holds::holds(self.ir, t, v, depth)
     }
 
     fn is_struct(&self, id: TypeId) -> bool {
