@@ -24,6 +24,9 @@ stage "rustfmt and clippy: ctxgen, its tests, and the generated crate"
 cargo fmt --all --check
 cargo clippy --quiet -p context-protocols --all-features -- -D warnings
 cargo clippy --quiet -p ctxgen --all-targets -- -D warnings
+# The library as a build dependency compiles it (Rust backend only), and with one other backend.
+cargo clippy --quiet -p ctxgen --lib --no-default-features -- -D warnings
+cargo clippy --quiet -p ctxgen --lib --no-default-features --features python -- -D warnings
 
 stage "cargo test"
 cargo test --workspace
