@@ -229,7 +229,8 @@ fn native(out: &Path, dir: &Path) -> Result<PathBuf, String> {
             .env_remove("CARGO_PROFILE_DEV_DEBUG"),
         "cargo build (python native accelerator)",
     )?;
-    let module = "conformance_native";
+    // The generated package is `conformance` (`mod.rs`, `config`).
+    let module = ctxgen::ir::names::python_native_module("conformance");
     let built = target.join(format!(
         "debug/{}{module}{}",
         std::env::consts::DLL_PREFIX,
