@@ -279,8 +279,9 @@ impl<'a> Dict<'a> {
     /// The member `name`: among a few members by comparison, among more by the dict's hash.
     pub fn get<Q: AsRef<str> + ?Sized>(&self, name: &Q) -> Option<&'a Value> {
         let name = name.as_ref();
+        let scan = || self.iter().find(|(k, _)| *k == name).map(|(_, x)| x);
         if self.len() <= 8 {
-            return self.iter().find(|(k, _)| *k == name).map(|(_, x)| x);
+            return scan();
         }
         let n = ffi::Py_ssize_t::try_from(name.len()).ok()?;
         // SAFETY: a live `dict`; the key is made and released here (a `str` is not tracked by
@@ -291,7 +292,7 @@ impl<'a> Dict<'a> {
             let key = ffi::PyUnicode_FromStringAndSize(name.as_ptr().cast(), n);
             if key.is_null() {
                 ffi::PyErr_Clear();
-                return self.iter().find(|(k, _)| *k == name).map(|(_, x)| x);
+                return scan();
             }
             let x = ffi::PyDict_GetItemWithError(self.dict, key);
             ffi::Py_DecRef(key);
