@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 
+import { validateOrder } from "../fixtures/objects/src/index.js";
 import {
   parseHolder,
   parseHostile,
@@ -45,4 +46,28 @@ test("recursive aliases, empty type lists and cross-file cycles", () => {
   );
   const ping = { pong: { ping: { n: 1 }, s: "x" } };
   assert.deepStrictEqual(parsePing(ping), ping);
+});
+
+test("violations under names holding `/` and `~` have escaped pointers", () => {
+  // Names of the schema (their reference tokens are written by the generator)...
+  const value = {
+    ...(instance() as Record<string, unknown>),
+    "//slashes": 1,
+    "*/": 2,
+  };
+  assert.deepEqual(
+    validateHostile(value)
+      .map((v) => [v.pointer, v.keyword])
+      .sort(),
+    [
+      ["/*~1", "type"],
+      ["/~1~1slashes", "type"],
+    ],
+  );
+  // ...and names read from the instance (escaped when a violation needs them).
+  const order = { id: "o", lines: [], extras: { "a/b~c": "x", "~": 1 } };
+  assert.deepEqual(
+    validateOrder(order).map((v) => [v.pointer, v.keyword]),
+    [["/extras/a~1b~0c", "type"]],
+  );
 });

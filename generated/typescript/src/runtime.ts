@@ -57,22 +57,34 @@ export class ValidationError extends Error {
   }
 }
 
-/** The location of a value inside the instance, built only when reporting. */
+/**
+ * The location of a value inside the instance, built only when reporting: each step is an
+ * item's index or a property's reference token with its leading `/`, already escaped (the
+ * generator writes those of the schema's property names), so that a violation's pointer is
+ * a concatenation.
+ */
 export type Path = { readonly up: Path; readonly key: string | number } | null;
 
 /** Where violations go; `null` is quick mode: validity only, no messages. */
 export type Reporter = Violation[] | null;
 
-/** The path of a child value, or nothing in quick mode. */
+/** The path of an item (`key` an index) or of a property (`key` its escaped `/token`), or nothing in quick mode. */
 export function sub(r: Reporter, at: Path, key: string | number): Path {
   return r === null ? null : { up: at, key };
 }
 
+/** The path of the member `name` of an object (a name read from the instance), or nothing in quick mode. */
+export function subName(r: Reporter, at: Path, name: string): Path {
+  return r === null ? null : { up: at, key: "/" + token(name) };
+}
+
 /** The RFC 6901 pointer of a path. */
 export function pointer(at: Path): string {
+  if (at === null) return "";
+  if (at.up === null && typeof at.key === "string") return at.key;
   let s = "";
-  for (let p = at; p !== null; p = p.up) {
-    s = "/" + (typeof p.key === "number" ? String(p.key) : token(p.key)) + s;
+  for (let p: Path = at; p !== null; p = p.up) {
+    s = (typeof p.key === "number" ? "/" + String(p.key) : p.key) + s;
   }
   return s;
 }
@@ -1223,7 +1235,7 @@ export function unevaluatedProperties(
   let ok = true;
   for (const k in v) {
     if (seen.names.has(k) || matchesSome(seen.patterns, k)) continue;
-    const here = sub(r, at, k);
+    const here = subName(r, at, k);
     if (node !== null && node(v[k], here, r, d + 1)) continue;
     if (r === null) return false;
     if (node === null) report(r, here, "unevaluatedProperties");

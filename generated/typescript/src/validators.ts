@@ -13,6 +13,7 @@ import {
   maxWords,
   report,
   sub,
+  subName,
   unknownKeys,
 } from "./runtime.js";
 import type { Path, Reporter } from "./runtime.js";
@@ -155,7 +156,7 @@ export function n0(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["contextReport"];
-    if (p0 !== undefined && !n1(p0, sub(r, at, "contextReport"), r)) {
+    if (p0 !== undefined && !n1(p0, sub(r, at, "/contextReport"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -178,45 +179,45 @@ export function n1(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["agentId"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "agentId"), "type", "string");
+      ok = report(r, sub(r, at, "/agentId"), "type", "string");
     }
     const p1 = v["reportTimestamp"];
-    if (p1 !== undefined && !n3(p1, sub(r, at, "reportTimestamp"), r)) {
+    if (p1 !== undefined && !n3(p1, sub(r, at, "/reportTimestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["modelContextSize"];
-    if (p2 !== undefined && !n4(p2, sub(r, at, "modelContextSize"), r)) {
+    if (p2 !== undefined && !n4(p2, sub(r, at, "/modelContextSize"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["contextWindow"];
-    if (p3 !== undefined && !n5(p3, sub(r, at, "contextWindow"), r)) {
+    if (p3 !== undefined && !n5(p3, sub(r, at, "/contextWindow"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["loadedProjects"];
-    if (p4 !== undefined && !n7(p4, sub(r, at, "loadedProjects"), r)) {
+    if (p4 !== undefined && !n7(p4, sub(r, at, "/loadedProjects"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["loadedTasks"];
-    if (p5 !== undefined && !n11(p5, sub(r, at, "loadedTasks"), r)) {
+    if (p5 !== undefined && !n11(p5, sub(r, at, "/loadedTasks"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["loadedDocuments"];
-    if (p6 !== undefined && !n14(p6, sub(r, at, "loadedDocuments"), r)) {
+    if (p6 !== undefined && !n14(p6, sub(r, at, "/loadedDocuments"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p7 = v["capabilities"];
-    if (p7 !== undefined && !n16(p7, sub(r, at, "capabilities"), r)) {
+    if (p7 !== undefined && !n16(p7, sub(r, at, "/capabilities"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["memoryState"];
-    if (p8 !== undefined && !n19(p8, sub(r, at, "memoryState"), r)) {
+    if (p8 !== undefined && !n19(p8, sub(r, at, "/memoryState"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -299,17 +300,17 @@ export function n5(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["totalTokens"];
-    if (p0 !== undefined && !n4(p0, sub(r, at, "totalTokens"), r)) {
+    if (p0 !== undefined && !n4(p0, sub(r, at, "/totalTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["percentFull"];
-    if (p1 !== undefined && !n6(p1, sub(r, at, "percentFull"), r)) {
+    if (p1 !== undefined && !n6(p1, sub(r, at, "/percentFull"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["availableTokens"];
-    if (p2 !== undefined && !n4(p2, sub(r, at, "availableTokens"), r)) {
+    if (p2 !== undefined && !n4(p2, sub(r, at, "/availableTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -376,41 +377,41 @@ export function n8(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["projectId"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "projectId"), "type", "string");
+      ok = report(r, sub(r, at, "/projectId"), "type", "string");
     }
     const p1 = v["projectName"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "projectName"), "type", "string");
+      ok = report(r, sub(r, at, "/projectName"), "type", "string");
     }
     const p2 = v["loadedAt"];
-    if (p2 !== undefined && !n3(p2, sub(r, at, "loadedAt"), r)) {
+    if (p2 !== undefined && !n3(p2, sub(r, at, "/loadedAt"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["filesLoaded"];
-    if (p3 !== undefined && !n4(p3, sub(r, at, "filesLoaded"), r)) {
+    if (p3 !== undefined && !n4(p3, sub(r, at, "/filesLoaded"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["categories"];
-    if (p4 !== undefined && !n9(p4, sub(r, at, "categories"), r)) {
+    if (p4 !== undefined && !n9(p4, sub(r, at, "/categories"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["sizeInTokens"];
-    if (p5 !== undefined && !n4(p5, sub(r, at, "sizeInTokens"), r)) {
+    if (p5 !== undefined && !n4(p5, sub(r, at, "/sizeInTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["freshness"];
     if (p6 !== undefined && typeof p6 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "freshness"), "type", "string");
+      ok = report(r, sub(r, at, "/freshness"), "type", "string");
     }
     if (p6 !== undefined && !E0.has(p6)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "freshness"), "enum", E0);
+      ok = report(r, sub(r, at, "/freshness"), "enum", E0);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -437,7 +438,7 @@ export function n9(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     for (const k in v) {
-      if (isUnknown(k, K1) && !n4(v[k], sub(r, at, k), r)) {
+      if (isUnknown(k, K1) && !n4(v[k], subName(r, at, k), r)) {
         if (r === null) return false;
         ok = false;
       }
@@ -491,25 +492,25 @@ export function n12(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["taskId"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "taskId"), "type", "string");
+      ok = report(r, sub(r, at, "/taskId"), "type", "string");
     }
     const p1 = v["taskName"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "taskName"), "type", "string");
+      ok = report(r, sub(r, at, "/taskName"), "type", "string");
     }
     const p2 = v["contextLoaded"];
     if (p2 !== undefined && typeof p2 !== "boolean") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "contextLoaded"), "type", "boolean");
+      ok = report(r, sub(r, at, "/contextLoaded"), "type", "boolean");
     }
     const p3 = v["relevantFiles"];
-    if (p3 !== undefined && !n4(p3, sub(r, at, "relevantFiles"), r)) {
+    if (p3 !== undefined && !n4(p3, sub(r, at, "/relevantFiles"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["tokensUsed"];
-    if (p4 !== undefined && !n4(p4, sub(r, at, "tokensUsed"), r)) {
+    if (p4 !== undefined && !n4(p4, sub(r, at, "/tokensUsed"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -566,20 +567,20 @@ export function n15(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "type", "string");
+      ok = report(r, sub(r, at, "/type"), "type", "string");
     }
     const p1 = v["path"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "path"), "type", "string");
+      ok = report(r, sub(r, at, "/path"), "type", "string");
     }
     const p2 = v["sizeInTokens"];
-    if (p2 !== undefined && !n4(p2, sub(r, at, "sizeInTokens"), r)) {
+    if (p2 !== undefined && !n4(p2, sub(r, at, "/sizeInTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["loadedAt"];
-    if (p3 !== undefined && !n3(p3, sub(r, at, "loadedAt"), r)) {
+    if (p3 !== undefined && !n3(p3, sub(r, at, "/loadedAt"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -604,17 +605,17 @@ export function n16(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["canStartImmediately"];
-    if (p0 !== undefined && !n17(p0, sub(r, at, "canStartImmediately"), r)) {
+    if (p0 !== undefined && !n17(p0, sub(r, at, "/canStartImmediately"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["needsContextLoad"];
-    if (p1 !== undefined && !n17(p1, sub(r, at, "needsContextLoad"), r)) {
+    if (p1 !== undefined && !n17(p1, sub(r, at, "/needsContextLoad"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["estimatedLoadTime"];
-    if (p2 !== undefined && !n18(p2, sub(r, at, "estimatedLoadTime"), r)) {
+    if (p2 !== undefined && !n18(p2, sub(r, at, "/estimatedLoadTime"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -677,27 +678,27 @@ export function n19(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["conversationLength"];
-    if (p0 !== undefined && !n4(p0, sub(r, at, "conversationLength"), r)) {
+    if (p0 !== undefined && !n4(p0, sub(r, at, "/conversationLength"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["oldestMessage"];
-    if (p1 !== undefined && !n3(p1, sub(r, at, "oldestMessage"), r)) {
+    if (p1 !== undefined && !n3(p1, sub(r, at, "/oldestMessage"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["systemPromptTokens"];
-    if (p2 !== undefined && !n4(p2, sub(r, at, "systemPromptTokens"), r)) {
+    if (p2 !== undefined && !n4(p2, sub(r, at, "/systemPromptTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["conversationTokens"];
-    if (p3 !== undefined && !n4(p3, sub(r, at, "conversationTokens"), r)) {
+    if (p3 !== undefined && !n4(p3, sub(r, at, "/conversationTokens"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["remainingForWork"];
-    if (p4 !== undefined && !n4(p4, sub(r, at, "remainingForWork"), r)) {
+    if (p4 !== undefined && !n4(p4, sub(r, at, "/remainingForWork"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -716,25 +717,25 @@ export function n20(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["agentId"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "agentId"), "type", "string");
+      ok = report(r, sub(r, at, "/agentId"), "type", "string");
     }
     const p1 = v["contextWindow"];
-    if (p1 !== undefined && !n5(p1, sub(r, at, "contextWindow"), r)) {
+    if (p1 !== undefined && !n5(p1, sub(r, at, "/contextWindow"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["loadedProjects"];
-    if (p2 !== undefined && !n7(p2, sub(r, at, "loadedProjects"), r)) {
+    if (p2 !== undefined && !n7(p2, sub(r, at, "/loadedProjects"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["loadedTasks"];
-    if (p3 !== undefined && !n11(p3, sub(r, at, "loadedTasks"), r)) {
+    if (p3 !== undefined && !n11(p3, sub(r, at, "/loadedTasks"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["capabilities"];
-    if (p4 !== undefined && !n16(p4, sub(r, at, "capabilities"), r)) {
+    if (p4 !== undefined && !n16(p4, sub(r, at, "/capabilities"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -829,27 +830,27 @@ export function n24(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["id"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "id"), "type", "string");
+      ok = report(r, sub(r, at, "/id"), "type", "string");
     }
     const p1 = v["context"];
-    if (p1 !== undefined && !n23(p1, sub(r, at, "context"), r)) {
+    if (p1 !== undefined && !n23(p1, sub(r, at, "/context"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["correlation_id"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "correlation_id"), "type", "string");
+      ok = report(r, sub(r, at, "/correlation_id"), "type", "string");
     }
     const p3 = v["kind"];
     if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "kind"), "type", "string");
+      ok = report(r, sub(r, at, "/kind"), "type", "string");
     }
     const p4 = v["payload"];
     if (p4 !== undefined && !isObject(p4)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "payload"), "type", "object");
+      ok = report(r, sub(r, at, "/payload"), "type", "object");
     }
     if (p3 === undefined) {
       if (r === null) return false;
@@ -982,29 +983,29 @@ export function n33(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["methods"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methods"), "type", "string");
+      ok = report(r, sub(r, at, "/methods"), "type", "string");
     }
     if (p0 !== undefined && !E8.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methods"), "enum", E8);
+      ok = report(r, sub(r, at, "/methods"), "enum", E8);
     }
     const p1 = v["results"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "results"), "type", "string");
+      ok = report(r, sub(r, at, "/results"), "type", "string");
     }
     if (p1 !== undefined && !E8.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "results"), "enum", E8);
+      ok = report(r, sub(r, at, "/results"), "enum", E8);
     }
     const p2 = v["discussion"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "discussion"), "type", "string");
+      ok = report(r, sub(r, at, "/discussion"), "type", "string");
     }
     if (p2 !== undefined && !E8.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "discussion"), "enum", E8);
+      ok = report(r, sub(r, at, "/discussion"), "enum", E8);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1089,38 +1090,38 @@ export function n38(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["heading_style"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "heading_style"), "type", "string");
+      ok = report(r, sub(r, at, "/heading_style"), "type", "string");
     }
     if (p0 !== undefined && !E9.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "heading_style"), "enum", E9);
+      ok = report(r, sub(r, at, "/heading_style"), "enum", E9);
     }
     const p1 = v["figure_prefix"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "figure_prefix"), "type", "string");
+      ok = report(r, sub(r, at, "/figure_prefix"), "type", "string");
     }
     if (p1 !== undefined && !E10.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "figure_prefix"), "enum", E10);
+      ok = report(r, sub(r, at, "/figure_prefix"), "enum", E10);
     }
     const p2 = v["table_prefix"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "table_prefix"), "type", "string");
+      ok = report(r, sub(r, at, "/table_prefix"), "type", "string");
     }
     if (p2 !== undefined && !E11.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "table_prefix"), "enum", E11);
+      ok = report(r, sub(r, at, "/table_prefix"), "enum", E11);
     }
     const p3 = v["equation_numbering"];
     if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "equation_numbering"), "type", "string");
+      ok = report(r, sub(r, at, "/equation_numbering"), "type", "string");
     }
     if (p3 !== undefined && !E12.has(p3)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "equation_numbering"), "enum", E12);
+      ok = report(r, sub(r, at, "/equation_numbering"), "enum", E12);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1153,35 +1154,35 @@ export function n39(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["citation_style"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "citation_style"), "type", "string");
+      ok = report(r, sub(r, at, "/citation_style"), "type", "string");
     }
     if (p0 !== undefined && !E6.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "citation_style"), "enum", E6);
+      ok = report(r, sub(r, at, "/citation_style"), "enum", E6);
     }
     const p1 = v["methodology_type"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methodology_type"), "type", "string");
+      ok = report(r, sub(r, at, "/methodology_type"), "type", "string");
     }
     if (p1 !== undefined && !E7.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methodology_type"), "enum", E7);
+      ok = report(r, sub(r, at, "/methodology_type"), "enum", E7);
     }
     const p2 = v["tense_rules"];
-    if (p2 !== undefined && !n33(p2, sub(r, at, "tense_rules"), r)) {
+    if (p2 !== undefined && !n33(p2, sub(r, at, "/tense_rules"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["formatting"];
-    if (p3 !== undefined && !n38(p3, sub(r, at, "formatting"), r)) {
+    if (p3 !== undefined && !n38(p3, sub(r, at, "/formatting"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["evidence_standards"];
     if (p4 !== undefined && !isObject(p4)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "evidence_standards"), "type", "object");
+      ok = report(r, sub(r, at, "/evidence_standards"), "type", "object");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1206,28 +1207,28 @@ export function n40(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["citation_style"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "citation_style"), "type", "string");
+      ok = report(r, sub(r, at, "/citation_style"), "type", "string");
     }
     if (p0 !== undefined && !E6.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "citation_style"), "enum", E6);
+      ok = report(r, sub(r, at, "/citation_style"), "enum", E6);
     }
     const p1 = v["methodology_type"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methodology_type"), "type", "string");
+      ok = report(r, sub(r, at, "/methodology_type"), "type", "string");
     }
     if (p1 !== undefined && !E7.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methodology_type"), "enum", E7);
+      ok = report(r, sub(r, at, "/methodology_type"), "enum", E7);
     }
     const p2 = v["tense_rules"];
-    if (p2 !== undefined && !n33(p2, sub(r, at, "tense_rules"), r)) {
+    if (p2 !== undefined && !n33(p2, sub(r, at, "/tense_rules"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["formatting"];
-    if (p3 !== undefined && !n38(p3, sub(r, at, "formatting"), r)) {
+    if (p3 !== undefined && !n38(p3, sub(r, at, "/formatting"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1262,29 +1263,29 @@ export function n41(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["citation_style"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "citation_style"), "type", "string");
+      ok = report(r, sub(r, at, "/citation_style"), "type", "string");
     }
     if (p0 !== undefined && !E6.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "citation_style"), "enum", E6);
+      ok = report(r, sub(r, at, "/citation_style"), "enum", E6);
     }
     const p1 = v["methodology_type"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methodology_type"), "type", "string");
+      ok = report(r, sub(r, at, "/methodology_type"), "type", "string");
     }
     if (p1 !== undefined && !E7.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "methodology_type"), "enum", E7);
+      ok = report(r, sub(r, at, "/methodology_type"), "enum", E7);
     }
     const p2 = v["tense_for_section"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "tense_for_section"), "type", "string");
+      ok = report(r, sub(r, at, "/tense_for_section"), "type", "string");
     }
     if (p2 !== undefined && !E8.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "tense_for_section"), "enum", E8);
+      ok = report(r, sub(r, at, "/tense_for_section"), "enum", E8);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1313,22 +1314,22 @@ export function n42(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["term"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "term"), "type", "string");
+      ok = report(r, sub(r, at, "/term"), "type", "string");
     }
     const p1 = v["definition"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "definition"), "type", "string");
+      ok = report(r, sub(r, at, "/definition"), "type", "string");
     }
     const p2 = v["abbreviation"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "abbreviation"), "type", "string");
+      ok = report(r, sub(r, at, "/abbreviation"), "type", "string");
     }
     const p3 = v["first_use_chapter"];
     if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "first_use_chapter"), "type", "string");
+      ok = report(r, sub(r, at, "/first_use_chapter"), "type", "string");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1353,29 +1354,29 @@ export function n43(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["chapter_id"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_id"), "type", "string");
+      ok = report(r, sub(r, at, "/chapter_id"), "type", "string");
     }
     const p1 = v["chapter_title"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_title"), "type", "string");
+      ok = report(r, sub(r, at, "/chapter_title"), "type", "string");
     }
     const p2 = v["chapter_type"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_type"), "type", "string");
+      ok = report(r, sub(r, at, "/chapter_type"), "type", "string");
     }
     if (p2 !== undefined && !E3.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_type"), "enum", E3);
+      ok = report(r, sub(r, at, "/chapter_type"), "enum", E3);
     }
     const p3 = v["word_budget"];
-    if (p3 !== undefined && !n4(p3, sub(r, at, "word_budget"), r)) {
+    if (p3 !== undefined && !n4(p3, sub(r, at, "/word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["sections"];
-    if (p4 !== undefined && !n44(p4, sub(r, at, "sections"), r)) {
+    if (p4 !== undefined && !n44(p4, sub(r, at, "/sections"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1432,34 +1433,34 @@ export function n45(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["chapter_id"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_id"), "type", "string");
+      ok = report(r, sub(r, at, "/chapter_id"), "type", "string");
     }
     const p1 = v["status"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "status"), "type", "string");
+      ok = report(r, sub(r, at, "/status"), "type", "string");
     }
     if (p1 !== undefined && !E4.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "status"), "enum", E4);
+      ok = report(r, sub(r, at, "/status"), "enum", E4);
     }
     const p2 = v["summary"];
-    if (p2 !== undefined && !n46(p2, sub(r, at, "summary"), r)) {
+    if (p2 !== undefined && !n46(p2, sub(r, at, "/summary"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["key_claims"];
-    if (p3 !== undefined && !n44(p3, sub(r, at, "key_claims"), r)) {
+    if (p3 !== undefined && !n44(p3, sub(r, at, "/key_claims"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["defined_terms"];
-    if (p4 !== undefined && !n44(p4, sub(r, at, "defined_terms"), r)) {
+    if (p4 !== undefined && !n44(p4, sub(r, at, "/defined_terms"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["cross_references"];
-    if (p5 !== undefined && !n44(p5, sub(r, at, "cross_references"), r)) {
+    if (p5 !== undefined && !n44(p5, sub(r, at, "/cross_references"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1516,12 +1517,12 @@ export function n47(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["total"];
-    if (p0 !== undefined && !n4(p0, sub(r, at, "total"), r)) {
+    if (p0 !== undefined && !n4(p0, sub(r, at, "/total"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["per_chapter"];
-    if (p1 !== undefined && !n9(p1, sub(r, at, "per_chapter"), r)) {
+    if (p1 !== undefined && !n9(p1, sub(r, at, "/per_chapter"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1548,89 +1549,89 @@ export function n48(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["project_id"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "project_id"), "type", "string");
+      ok = report(r, sub(r, at, "/project_id"), "type", "string");
     }
     const p1 = v["title"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "title"), "type", "string");
+      ok = report(r, sub(r, at, "/title"), "type", "string");
     }
     const p2 = v["document_type"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "document_type"), "type", "string");
+      ok = report(r, sub(r, at, "/document_type"), "type", "string");
     }
     if (p2 !== undefined && !E2.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "document_type"), "enum", E2);
+      ok = report(r, sub(r, at, "/document_type"), "enum", E2);
     }
     const p3 = v["research_questions"];
-    if (p3 !== undefined && !n44(p3, sub(r, at, "research_questions"), r)) {
+    if (p3 !== undefined && !n44(p3, sub(r, at, "/research_questions"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["contributions"];
-    if (p4 !== undefined && !n44(p4, sub(r, at, "contributions"), r)) {
+    if (p4 !== undefined && !n44(p4, sub(r, at, "/contributions"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["hypothesis"];
     if (p5 !== undefined && typeof p5 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "hypothesis"), "type", "string");
+      ok = report(r, sub(r, at, "/hypothesis"), "type", "string");
     }
     const p6 = v["terminology_glossary"];
-    if (p6 !== undefined && !n49(p6, sub(r, at, "terminology_glossary"), r)) {
+    if (p6 !== undefined && !n49(p6, sub(r, at, "/terminology_glossary"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p7 = v["style_guide"];
-    if (p7 !== undefined && !n39(p7, sub(r, at, "style_guide"), r)) {
+    if (p7 !== undefined && !n39(p7, sub(r, at, "/style_guide"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["chapter_structure"];
-    if (p8 !== undefined && !n50(p8, sub(r, at, "chapter_structure"), r)) {
+    if (p8 !== undefined && !n50(p8, sub(r, at, "/chapter_structure"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p9 = v["chapter_summaries"];
-    if (p9 !== undefined && !n51(p9, sub(r, at, "chapter_summaries"), r)) {
+    if (p9 !== undefined && !n51(p9, sub(r, at, "/chapter_summaries"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p10 = v["bibliography_keys"];
-    if (p10 !== undefined && !n44(p10, sub(r, at, "bibliography_keys"), r)) {
+    if (p10 !== undefined && !n44(p10, sub(r, at, "/bibliography_keys"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p11 = v["required_citations"];
-    if (p11 !== undefined && !n44(p11, sub(r, at, "required_citations"), r)) {
+    if (p11 !== undefined && !n44(p11, sub(r, at, "/required_citations"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p12 = v["word_budget"];
-    if (p12 !== undefined && !n47(p12, sub(r, at, "word_budget"), r)) {
+    if (p12 !== undefined && !n47(p12, sub(r, at, "/word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p13 = v["venue"];
     if (p13 !== undefined && !(typeof p13 === "string" || p13 === null)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "venue"), "type", "string or null");
+      ok = report(r, sub(r, at, "/venue"), "type", "string or null");
     }
     const p14 = v["submission_deadline"];
-    if (p14 !== undefined && !n22(p14, sub(r, at, "submission_deadline"), r)) {
+    if (p14 !== undefined && !n22(p14, sub(r, at, "/submission_deadline"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p15 = v["created"];
-    if (p15 !== undefined && !n3(p15, sub(r, at, "created"), r)) {
+    if (p15 !== undefined && !n3(p15, sub(r, at, "/created"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p16 = v["last_updated"];
-    if (p16 !== undefined && !n3(p16, sub(r, at, "last_updated"), r)) {
+    if (p16 !== undefined && !n3(p16, sub(r, at, "/last_updated"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -1747,36 +1748,36 @@ export function n53(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["section_id"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "section_id"), "type", "string");
+      ok = report(r, sub(r, at, "/section_id"), "type", "string");
     }
     const p1 = v["section_title"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "section_title"), "type", "string");
+      ok = report(r, sub(r, at, "/section_title"), "type", "string");
     }
     const p2 = v["word_budget"];
-    if (p2 !== undefined && !n4(p2, sub(r, at, "word_budget"), r)) {
+    if (p2 !== undefined && !n4(p2, sub(r, at, "/word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["dependencies"];
-    if (p3 !== undefined && !n44(p3, sub(r, at, "dependencies"), r)) {
+    if (p3 !== undefined && !n44(p3, sub(r, at, "/dependencies"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["writer_type"];
     if (p4 !== undefined && typeof p4 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "writer_type"), "type", "string");
+      ok = report(r, sub(r, at, "/writer_type"), "type", "string");
     }
     const p5 = v["status"];
     if (p5 !== undefined && typeof p5 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "status"), "type", "string");
+      ok = report(r, sub(r, at, "/status"), "type", "string");
     }
     if (p5 !== undefined && !E5.has(p5)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "status"), "enum", E5);
+      ok = report(r, sub(r, at, "/status"), "enum", E5);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -1815,53 +1816,53 @@ export function n54(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["parent_summary"];
-    if (p0 !== undefined && !n55(p0, sub(r, at, "parent_summary"), r)) {
+    if (p0 !== undefined && !n55(p0, sub(r, at, "/parent_summary"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["project_id"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "project_id"), "type", "string");
+      ok = report(r, sub(r, at, "/project_id"), "type", "string");
     }
     const p2 = v["document_title"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "document_title"), "type", "string");
+      ok = report(r, sub(r, at, "/document_title"), "type", "string");
     }
     const p3 = v["chapter_number"];
-    if (p3 !== undefined && !n56(p3, sub(r, at, "chapter_number"), r)) {
+    if (p3 !== undefined && !n56(p3, sub(r, at, "/chapter_number"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["chapter_id"];
     if (p4 !== undefined && typeof p4 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_id"), "type", "string");
+      ok = report(r, sub(r, at, "/chapter_id"), "type", "string");
     }
     const p5 = v["chapter_title"];
     if (p5 !== undefined && typeof p5 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_title"), "type", "string");
+      ok = report(r, sub(r, at, "/chapter_title"), "type", "string");
     }
     const p6 = v["chapter_type"];
     if (p6 !== undefined && typeof p6 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_type"), "type", "string");
+      ok = report(r, sub(r, at, "/chapter_type"), "type", "string");
     }
     if (p6 !== undefined && !E3.has(p6)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_type"), "enum", E3);
+      ok = report(r, sub(r, at, "/chapter_type"), "enum", E3);
     }
     const p7 = v["chapter_objectives"];
-    if (p7 !== undefined && !n44(p7, sub(r, at, "chapter_objectives"), r)) {
+    if (p7 !== undefined && !n44(p7, sub(r, at, "/chapter_objectives"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["research_questions_addressed"];
     if (
       p8 !== undefined &&
-      !n44(p8, sub(r, at, "research_questions_addressed"), r)
+      !n44(p8, sub(r, at, "/research_questions_addressed"), r)
     ) {
       if (r === null) return false;
       ok = false;
@@ -1869,55 +1870,65 @@ export function n54(v: unknown, at: Path, r: Reporter): boolean {
     const p9 = v["contributions_supported"];
     if (
       p9 !== undefined &&
-      !n44(p9, sub(r, at, "contributions_supported"), r)
+      !n44(p9, sub(r, at, "/contributions_supported"), r)
     ) {
       if (r === null) return false;
       ok = false;
     }
     const p10 = v["section_assignments"];
-    if (p10 !== undefined && !n57(p10, sub(r, at, "section_assignments"), r)) {
+    if (p10 !== undefined && !n57(p10, sub(r, at, "/section_assignments"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p11 = v["preceding_chapter_summary"];
     if (p11 !== undefined && typeof p11 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "preceding_chapter_summary"), "type", "string");
+      ok = report(
+        r,
+        sub(r, at, "/preceding_chapter_summary"),
+        "type",
+        "string",
+      );
     }
     const p12 = v["following_chapter_preview"];
     if (p12 !== undefined && typeof p12 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "following_chapter_preview"), "type", "string");
+      ok = report(
+        r,
+        sub(r, at, "/following_chapter_preview"),
+        "type",
+        "string",
+      );
     }
     const p13 = v["terminology_subset"];
-    if (p13 !== undefined && !n49(p13, sub(r, at, "terminology_subset"), r)) {
+    if (p13 !== undefined && !n49(p13, sub(r, at, "/terminology_subset"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p14 = v["style_guide"];
-    if (p14 !== undefined && !n40(p14, sub(r, at, "style_guide"), r)) {
+    if (p14 !== undefined && !n40(p14, sub(r, at, "/style_guide"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p15 = v["chapter_citations"];
-    if (p15 !== undefined && !n44(p15, sub(r, at, "chapter_citations"), r)) {
+    if (p15 !== undefined && !n44(p15, sub(r, at, "/chapter_citations"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p16 = v["required_citations"];
-    if (p16 !== undefined && !n44(p16, sub(r, at, "required_citations"), r)) {
+    if (p16 !== undefined && !n44(p16, sub(r, at, "/required_citations"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p17 = v["word_budget"];
-    if (p17 !== undefined && !n4(p17, sub(r, at, "word_budget"), r)) {
+    if (p17 !== undefined && !n4(p17, sub(r, at, "/word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p18 = v["remaining_budget"];
     if (p18 !== undefined && !Number.isInteger(p18)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "remaining_budget"), "type", "integer");
+      ok = report(r, sub(r, at, "/remaining_budget"), "type", "integer");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -2062,100 +2073,110 @@ export function n59(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["chapter_summary"];
-    if (p0 !== undefined && !n60(p0, sub(r, at, "chapter_summary"), r)) {
+    if (p0 !== undefined && !n60(p0, sub(r, at, "/chapter_summary"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["project_id"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "project_id"), "type", "string");
+      ok = report(r, sub(r, at, "/project_id"), "type", "string");
     }
     const p2 = v["chapter_id"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_id"), "type", "string");
+      ok = report(r, sub(r, at, "/chapter_id"), "type", "string");
     }
     const p3 = v["chapter_title"];
     if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_title"), "type", "string");
+      ok = report(r, sub(r, at, "/chapter_title"), "type", "string");
     }
     const p4 = v["section_id"];
     if (p4 !== undefined && typeof p4 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "section_id"), "type", "string");
+      ok = report(r, sub(r, at, "/section_id"), "type", "string");
     }
     const p5 = v["section_title"];
     if (p5 !== undefined && typeof p5 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "section_title"), "type", "string");
+      ok = report(r, sub(r, at, "/section_title"), "type", "string");
     }
     const p6 = v["section_number"];
     if (p6 !== undefined && typeof p6 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "section_number"), "type", "string");
+      ok = report(r, sub(r, at, "/section_number"), "type", "string");
     }
     const p7 = v["section_objectives"];
-    if (p7 !== undefined && !n44(p7, sub(r, at, "section_objectives"), r)) {
+    if (p7 !== undefined && !n44(p7, sub(r, at, "/section_objectives"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["key_points"];
-    if (p8 !== undefined && !n44(p8, sub(r, at, "key_points"), r)) {
+    if (p8 !== undefined && !n44(p8, sub(r, at, "/key_points"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p9 = v["preceding_section_summary"];
     if (p9 !== undefined && typeof p9 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "preceding_section_summary"), "type", "string");
+      ok = report(
+        r,
+        sub(r, at, "/preceding_section_summary"),
+        "type",
+        "string",
+      );
     }
     const p10 = v["following_section_preview"];
     if (p10 !== undefined && typeof p10 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "following_section_preview"), "type", "string");
+      ok = report(
+        r,
+        sub(r, at, "/following_section_preview"),
+        "type",
+        "string",
+      );
     }
     const p11 = v["relevant_research_files"];
     if (
       p11 !== undefined &&
-      !n44(p11, sub(r, at, "relevant_research_files"), r)
+      !n44(p11, sub(r, at, "/relevant_research_files"), r)
     ) {
       if (r === null) return false;
       ok = false;
     }
     const p12 = v["relevant_notes"];
-    if (p12 !== undefined && !n44(p12, sub(r, at, "relevant_notes"), r)) {
+    if (p12 !== undefined && !n44(p12, sub(r, at, "/relevant_notes"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p13 = v["required_citations"];
-    if (p13 !== undefined && !n44(p13, sub(r, at, "required_citations"), r)) {
+    if (p13 !== undefined && !n44(p13, sub(r, at, "/required_citations"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p14 = v["available_citations"];
-    if (p14 !== undefined && !n44(p14, sub(r, at, "available_citations"), r)) {
+    if (p14 !== undefined && !n44(p14, sub(r, at, "/available_citations"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p15 = v["terminology_to_use"];
-    if (p15 !== undefined && !n44(p15, sub(r, at, "terminology_to_use"), r)) {
+    if (p15 !== undefined && !n44(p15, sub(r, at, "/terminology_to_use"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p16 = v["terms_to_define"];
-    if (p16 !== undefined && !n44(p16, sub(r, at, "terms_to_define"), r)) {
+    if (p16 !== undefined && !n44(p16, sub(r, at, "/terms_to_define"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p17 = v["style_guide"];
-    if (p17 !== undefined && !n41(p17, sub(r, at, "style_guide"), r)) {
+    if (p17 !== undefined && !n41(p17, sub(r, at, "/style_guide"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p18 = v["word_budget"];
-    if (p18 !== undefined && !n4(p18, sub(r, at, "word_budget"), r)) {
+    if (p18 !== undefined && !n4(p18, sub(r, at, "/word_budget"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2284,27 +2305,27 @@ export function n63(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["consistency"];
-    if (p0 !== undefined && !n21(p0, sub(r, at, "consistency"), r)) {
+    if (p0 !== undefined && !n21(p0, sub(r, at, "/consistency"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["cross_references"];
-    if (p1 !== undefined && !n21(p1, sub(r, at, "cross_references"), r)) {
+    if (p1 !== undefined && !n21(p1, sub(r, at, "/cross_references"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["argument_quality"];
-    if (p2 !== undefined && !n21(p2, sub(r, at, "argument_quality"), r)) {
+    if (p2 !== undefined && !n21(p2, sub(r, at, "/argument_quality"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["citation_accuracy"];
-    if (p3 !== undefined && !n21(p3, sub(r, at, "citation_accuracy"), r)) {
+    if (p3 !== undefined && !n21(p3, sub(r, at, "/citation_accuracy"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["formatting"];
-    if (p4 !== undefined && !n21(p4, sub(r, at, "formatting"), r)) {
+    if (p4 !== undefined && !n21(p4, sub(r, at, "/formatting"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2323,41 +2344,41 @@ export function n64(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["issue_id"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "issue_id"), "type", "string");
+      ok = report(r, sub(r, at, "/issue_id"), "type", "string");
     }
     const p1 = v["severity"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "severity"), "type", "string");
+      ok = report(r, sub(r, at, "/severity"), "type", "string");
     }
     if (p1 !== undefined && !E14.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "severity"), "enum", E14);
+      ok = report(r, sub(r, at, "/severity"), "enum", E14);
     }
     const p2 = v["category"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "category"), "type", "string");
+      ok = report(r, sub(r, at, "/category"), "type", "string");
     }
     const p3 = v["location"];
     if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "location"), "type", "string");
+      ok = report(r, sub(r, at, "/location"), "type", "string");
     }
     const p4 = v["description"];
     if (p4 !== undefined && typeof p4 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "description"), "type", "string");
+      ok = report(r, sub(r, at, "/description"), "type", "string");
     }
     const p5 = v["recommendation"];
     if (p5 !== undefined && typeof p5 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "recommendation"), "type", "string");
+      ok = report(r, sub(r, at, "/recommendation"), "type", "string");
     }
     const p6 = v["auto_fixable"];
     if (p6 !== undefined && typeof p6 !== "boolean") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "auto_fixable"), "type", "boolean");
+      ok = report(r, sub(r, at, "/auto_fixable"), "type", "boolean");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -2402,17 +2423,17 @@ export function n65(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["thesis_context"];
     if (p0 !== undefined && typeof p0 !== "boolean") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "thesis_context"), "type", "boolean");
+      ok = report(r, sub(r, at, "/thesis_context"), "type", "boolean");
     }
     const p1 = v["chapter_context"];
     if (p1 !== undefined && typeof p1 !== "boolean") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "chapter_context"), "type", "boolean");
+      ok = report(r, sub(r, at, "/chapter_context"), "type", "boolean");
     }
     const p2 = v["section_context"];
     if (p2 !== undefined && typeof p2 !== "boolean") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "section_context"), "type", "boolean");
+      ok = report(r, sub(r, at, "/section_context"), "type", "boolean");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -2441,84 +2462,84 @@ export function n66(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["report_id"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "report_id"), "type", "string");
+      ok = report(r, sub(r, at, "/report_id"), "type", "string");
     }
     const p1 = v["agent_id"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "agent_id"), "type", "string");
+      ok = report(r, sub(r, at, "/agent_id"), "type", "string");
     }
     const p2 = v["target_file"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "target_file"), "type", "string");
+      ok = report(r, sub(r, at, "/target_file"), "type", "string");
     }
     const p3 = v["target_type"];
     if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "target_type"), "type", "string");
+      ok = report(r, sub(r, at, "/target_type"), "type", "string");
     }
     if (p3 !== undefined && !E13.has(p3)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "target_type"), "enum", E13);
+      ok = report(r, sub(r, at, "/target_type"), "enum", E13);
     }
     const p4 = v["timestamp"];
-    if (p4 !== undefined && !n3(p4, sub(r, at, "timestamp"), r)) {
+    if (p4 !== undefined && !n3(p4, sub(r, at, "/timestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["duration_ms"];
-    if (p5 !== undefined && !n4(p5, sub(r, at, "duration_ms"), r)) {
+    if (p5 !== undefined && !n4(p5, sub(r, at, "/duration_ms"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["passed"];
     if (p6 !== undefined && typeof p6 !== "boolean") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "passed"), "type", "boolean");
+      ok = report(r, sub(r, at, "/passed"), "type", "boolean");
     }
     const p7 = v["score"];
-    if (p7 !== undefined && !n21(p7, sub(r, at, "score"), r)) {
+    if (p7 !== undefined && !n21(p7, sub(r, at, "/score"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["category_scores"];
-    if (p8 !== undefined && !n63(p8, sub(r, at, "category_scores"), r)) {
+    if (p8 !== undefined && !n63(p8, sub(r, at, "/category_scores"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p9 = v["issues"];
-    if (p9 !== undefined && !n67(p9, sub(r, at, "issues"), r)) {
+    if (p9 !== undefined && !n67(p9, sub(r, at, "/issues"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p10 = v["summary"];
     if (p10 !== undefined && typeof p10 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "summary"), "type", "string");
+      ok = report(r, sub(r, at, "/summary"), "type", "string");
     }
     const p11 = v["critical_count"];
-    if (p11 !== undefined && !n4(p11, sub(r, at, "critical_count"), r)) {
+    if (p11 !== undefined && !n4(p11, sub(r, at, "/critical_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p12 = v["major_count"];
-    if (p12 !== undefined && !n4(p12, sub(r, at, "major_count"), r)) {
+    if (p12 !== undefined && !n4(p12, sub(r, at, "/major_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p13 = v["minor_count"];
-    if (p13 !== undefined && !n4(p13, sub(r, at, "minor_count"), r)) {
+    if (p13 !== undefined && !n4(p13, sub(r, at, "/minor_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p14 = v["suggestion_count"];
-    if (p14 !== undefined && !n4(p14, sub(r, at, "suggestion_count"), r)) {
+    if (p14 !== undefined && !n4(p14, sub(r, at, "/suggestion_count"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p15 = v["context_used"];
-    if (p15 !== undefined && !n65(p15, sub(r, at, "context_used"), r)) {
+    if (p15 !== undefined && !n65(p15, sub(r, at, "/context_used"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2653,12 +2674,12 @@ export function n70(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["date"];
-    if (p0 !== undefined && !n22(p0, sub(r, at, "date"), r)) {
+    if (p0 !== undefined && !n22(p0, sub(r, at, "/date"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["time_range"];
-    if (p1 !== undefined && !n71(p1, sub(r, at, "time_range"), r)) {
+    if (p1 !== undefined && !n71(p1, sub(r, at, "/time_range"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2806,10 +2827,10 @@ export function n79(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["attendee_message"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "attendee_message"), "type", "string");
+      ok = report(r, sub(r, at, "/attendee_message"), "type", "string");
     }
     const p1 = v["alternatives_proposed"];
-    if (p1 !== undefined && !n44(p1, sub(r, at, "alternatives_proposed"), r)) {
+    if (p1 !== undefined && !n44(p1, sub(r, at, "/alternatives_proposed"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -2840,12 +2861,12 @@ export function n80(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["attendee_message"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "attendee_message"), "type", "string");
+      ok = report(r, sub(r, at, "/attendee_message"), "type", "string");
     }
     const p1 = v["unusual_reason"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "unusual_reason"), "type", "string");
+      ok = report(r, sub(r, at, "/unusual_reason"), "type", "string");
     }
     if (hasUnknown(v, K24)) {
       if (r === null) return false;
@@ -2874,12 +2895,12 @@ export function n81(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["attendee_message"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "attendee_message"), "type", "string");
+      ok = report(r, sub(r, at, "/attendee_message"), "type", "string");
     }
     const p1 = v["uncertainty_reason"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "uncertainty_reason"), "type", "string");
+      ok = report(r, sub(r, at, "/uncertainty_reason"), "type", "string");
     }
     if (hasUnknown(v, K25)) {
       if (r === null) return false;
@@ -2948,21 +2969,21 @@ export function n82(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "type", "string");
+      ok = report(r, sub(r, at, "/type"), "type", "string");
     }
     if (p0 !== undefined && !E16.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "enum", E16);
+      ok = report(r, sub(r, at, "/type"), "enum", E16);
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && !(typeof p1 === "string" || p1 === null)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "type", "string or null");
+      ok = report(r, sub(r, at, "/subtype"), "type", "string or null");
     }
     const p2 = v["metadata"];
     if (p2 !== undefined && !isObject(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "metadata"), "type", "object");
+      ok = report(r, sub(r, at, "/metadata"), "type", "object");
     }
     if (hasUnknown(v, K26)) {
       if (r === null) return false;
@@ -3001,7 +3022,7 @@ export function n84(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Initiate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Initiate");
+      ok = report(r, sub(r, at, "/type"), "const", "Initiate");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3028,10 +3049,10 @@ export function n86(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["subtype"];
     if (p0 !== undefined && p0 !== null) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", null);
+      ok = report(r, sub(r, at, "/subtype"), "const", null);
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n78(p1, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3066,7 +3087,7 @@ export function n89(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Reply") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Reply");
+      ok = report(r, sub(r, at, "/type"), "const", "Reply");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3093,14 +3114,14 @@ export function n91(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["subtype"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "type", "string");
+      ok = report(r, sub(r, at, "/subtype"), "type", "string");
     }
     if (p0 !== undefined && !E17.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum", E17);
+      ok = report(r, sub(r, at, "/subtype"), "enum", E17);
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n78(p1, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3125,7 +3146,7 @@ export function n93(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Wait") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Wait");
+      ok = report(r, sub(r, at, "/type"), "const", "Wait");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3152,14 +3173,14 @@ export function n95(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["subtype"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "type", "string");
+      ok = report(r, sub(r, at, "/subtype"), "type", "string");
     }
     if (p0 !== undefined && !E18.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum", E18);
+      ok = report(r, sub(r, at, "/subtype"), "enum", E18);
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n78(p1, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3184,7 +3205,7 @@ export function n97(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Follow_up") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Follow_up");
+      ok = report(r, sub(r, at, "/type"), "const", "Follow_up");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3221,7 +3242,7 @@ export function n100(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Confirm") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Confirm");
+      ok = report(r, sub(r, at, "/type"), "const", "Confirm");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3248,14 +3269,14 @@ export function n102(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["subtype"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "type", "string");
+      ok = report(r, sub(r, at, "/subtype"), "type", "string");
     }
     if (p0 !== undefined && !E19.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum", E19);
+      ok = report(r, sub(r, at, "/subtype"), "enum", E19);
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n78(p1, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3280,7 +3301,7 @@ export function n104(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Escalate");
+      ok = report(r, sub(r, at, "/type"), "const", "Escalate");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3307,11 +3328,11 @@ export function n106(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["subtype"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "type", "string");
+      ok = report(r, sub(r, at, "/subtype"), "type", "string");
     }
     if (p0 !== undefined && !E20.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum", E20);
+      ok = report(r, sub(r, at, "/subtype"), "enum", E20);
     }
   }
   return ok;
@@ -3334,12 +3355,12 @@ export function n108(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Escalate");
+      ok = report(r, sub(r, at, "/type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "alternatives_proposed") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "alternatives_proposed");
+      ok = report(r, sub(r, at, "/subtype"), "const", "alternatives_proposed");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3368,7 +3389,7 @@ export function n110(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n79(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n79(p0, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3393,12 +3414,12 @@ export function n112(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Escalate");
+      ok = report(r, sub(r, at, "/type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "unusual") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "unusual");
+      ok = report(r, sub(r, at, "/subtype"), "const", "unusual");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3427,7 +3448,7 @@ export function n114(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n80(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n80(p0, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3452,12 +3473,12 @@ export function n116(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Escalate");
+      ok = report(r, sub(r, at, "/type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "internal") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "internal");
+      ok = report(r, sub(r, at, "/subtype"), "const", "internal");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3486,7 +3507,7 @@ export function n118(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n81(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n81(p0, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3511,7 +3532,7 @@ export function n120(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Close") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Close");
+      ok = report(r, sub(r, at, "/type"), "const", "Close");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3538,14 +3559,14 @@ export function n122(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["subtype"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "type", "string");
+      ok = report(r, sub(r, at, "/subtype"), "type", "string");
     }
     if (p0 !== undefined && !E21.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum", E21);
+      ok = report(r, sub(r, at, "/subtype"), "enum", E21);
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n78(p1, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3618,7 +3639,7 @@ export function n127(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["alternatives"];
-    if (p0 !== undefined && !n128(p0, sub(r, at, "alternatives"), r)) {
+    if (p0 !== undefined && !n128(p0, sub(r, at, "/alternatives"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3663,7 +3684,7 @@ export function n129(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["conflict_summary"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "conflict_summary"), "type", "string");
+      ok = report(r, sub(r, at, "/conflict_summary"), "type", "string");
     }
     if (hasUnknown(v, K32)) {
       if (r === null) return false;
@@ -3712,21 +3733,21 @@ export function n130(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "type", "string");
+      ok = report(r, sub(r, at, "/type"), "type", "string");
     }
     if (p0 !== undefined && !E27.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "enum", E27);
+      ok = report(r, sub(r, at, "/type"), "enum", E27);
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "type", "string");
+      ok = report(r, sub(r, at, "/subtype"), "type", "string");
     }
     const p2 = v["metadata"];
     if (p2 !== undefined && !isObject(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "metadata"), "type", "object");
+      ok = report(r, sub(r, at, "/metadata"), "type", "object");
     }
     if (hasUnknown(v, K33)) {
       if (r === null) return false;
@@ -3765,7 +3786,7 @@ export function n132(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Coordination in progress") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Coordination in progress");
+      ok = report(r, sub(r, at, "/type"), "const", "Coordination in progress");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3792,14 +3813,14 @@ export function n134(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["subtype"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "type", "string");
+      ok = report(r, sub(r, at, "/subtype"), "type", "string");
     }
     if (p0 !== undefined && !E28.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum", E28);
+      ok = report(r, sub(r, at, "/subtype"), "enum", E28);
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n78(p1, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3824,7 +3845,7 @@ export function n136(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
+      ok = report(r, sub(r, at, "/type"), "const", "Waiting for decision");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3851,11 +3872,11 @@ export function n138(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["subtype"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "type", "string");
+      ok = report(r, sub(r, at, "/subtype"), "type", "string");
     }
     if (p0 !== undefined && !E29.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum", E29);
+      ok = report(r, sub(r, at, "/subtype"), "enum", E29);
     }
   }
   return ok;
@@ -3878,12 +3899,12 @@ export function n140(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
+      ok = report(r, sub(r, at, "/type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && !E34.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum", E34);
+      ok = report(r, sub(r, at, "/subtype"), "enum", E34);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3912,7 +3933,7 @@ export function n142(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n78(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n78(p0, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3937,12 +3958,12 @@ export function n144(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
+      ok = report(r, sub(r, at, "/type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "reschedule") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "reschedule");
+      ok = report(r, sub(r, at, "/subtype"), "const", "reschedule");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -3971,7 +3992,7 @@ export function n146(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n127(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n127(p0, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -3996,12 +4017,12 @@ export function n148(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
+      ok = report(r, sub(r, at, "/type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "resolve_conflict") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "resolve_conflict");
+      ok = report(r, sub(r, at, "/subtype"), "const", "resolve_conflict");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4030,7 +4051,7 @@ export function n150(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["metadata"];
-    if (p0 !== undefined && !n129(p0, sub(r, at, "metadata"), r)) {
+    if (p0 !== undefined && !n129(p0, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4055,7 +4076,7 @@ export function n152(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Complete") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Complete");
+      ok = report(r, sub(r, at, "/type"), "const", "Complete");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4082,14 +4103,14 @@ export function n154(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["subtype"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "type", "string");
+      ok = report(r, sub(r, at, "/subtype"), "type", "string");
     }
     if (p0 !== undefined && !E30.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "enum", E30);
+      ok = report(r, sub(r, at, "/subtype"), "enum", E30);
     }
     const p1 = v["metadata"];
-    if (p1 !== undefined && !n78(p1, sub(r, at, "metadata"), r)) {
+    if (p1 !== undefined && !n78(p1, sub(r, at, "/metadata"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4106,33 +4127,33 @@ export function n155(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["score"];
-    if (p0 !== undefined && !n68(p0, sub(r, at, "score"), r)) {
+    if (p0 !== undefined && !n68(p0, sub(r, at, "/score"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["reason"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "reason"), "type", "string");
+      ok = report(r, sub(r, at, "/reason"), "type", "string");
     }
     const p2 = v["engagement"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "engagement"), "type", "string");
+      ok = report(r, sub(r, at, "/engagement"), "type", "string");
     }
     if (p2 !== undefined && !E15.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "engagement"), "enum", E15);
+      ok = report(r, sub(r, at, "/engagement"), "enum", E15);
     }
     const p3 = v["next_action"];
-    if (p3 !== undefined && !n82(p3, sub(r, at, "next_action"), r)) {
+    if (p3 !== undefined && !n82(p3, sub(r, at, "/next_action"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["suggested_alternative_times"];
     if (
       p4 !== undefined &&
-      !n156(p4, sub(r, at, "suggested_alternative_times"), r)
+      !n156(p4, sub(r, at, "/suggested_alternative_times"), r)
     ) {
       if (r === null) return false;
       ok = false;
@@ -4190,17 +4211,17 @@ export function n157(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["score"];
-    if (p0 !== undefined && !n68(p0, sub(r, at, "score"), r)) {
+    if (p0 !== undefined && !n68(p0, sub(r, at, "/score"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["reason"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "reason"), "type", "string");
+      ok = report(r, sub(r, at, "/reason"), "type", "string");
     }
     const p2 = v["next_action"];
-    if (p2 !== undefined && !n130(p2, sub(r, at, "next_action"), r)) {
+    if (p2 !== undefined && !n130(p2, sub(r, at, "/next_action"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4229,12 +4250,12 @@ export function n158(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["start"];
-    if (p0 !== undefined && !n3(p0, sub(r, at, "start"), r)) {
+    if (p0 !== undefined && !n3(p0, sub(r, at, "/start"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["end"];
-    if (p1 !== undefined && !n3(p1, sub(r, at, "end"), r)) {
+    if (p1 !== undefined && !n3(p1, sub(r, at, "/end"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4261,25 +4282,25 @@ export function n159(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["attendee_email"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "attendee_email"), "type", "string");
+      ok = report(r, sub(r, at, "/attendee_email"), "type", "string");
     }
     const p1 = v["attendee_name"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "attendee_name"), "type", "string");
+      ok = report(r, sub(r, at, "/attendee_name"), "type", "string");
     }
     const p2 = v["is_internal"];
     if (p2 !== undefined && typeof p2 !== "boolean") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "is_internal"), "type", "boolean");
+      ok = report(r, sub(r, at, "/is_internal"), "type", "boolean");
     }
     const p3 = v["is_optional"];
     if (p3 !== undefined && typeof p3 !== "boolean") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "is_optional"), "type", "boolean");
+      ok = report(r, sub(r, at, "/is_optional"), "type", "boolean");
     }
     const p4 = v["attendee_analysis"];
-    if (p4 !== undefined && !n160(p4, sub(r, at, "attendee_analysis"), r)) {
+    if (p4 !== undefined && !n160(p4, sub(r, at, "/attendee_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4334,45 +4355,45 @@ export function n162(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["title"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "title"), "type", "string");
+      ok = report(r, sub(r, at, "/title"), "type", "string");
     }
     const p1 = v["duration"];
-    if (p1 !== undefined && !n163(p1, sub(r, at, "duration"), r)) {
+    if (p1 !== undefined && !n163(p1, sub(r, at, "/duration"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["location"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "location"), "type", "string");
+      ok = report(r, sub(r, at, "/location"), "type", "string");
     }
     const p3 = v["timezone"];
     if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "timezone"), "type", "string");
+      ok = report(r, sub(r, at, "/timezone"), "type", "string");
     }
     const p4 = v["date"];
-    if (p4 !== undefined && !n158(p4, sub(r, at, "date"), r)) {
+    if (p4 !== undefined && !n158(p4, sub(r, at, "/date"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["private"];
     if (p5 !== undefined && typeof p5 !== "boolean") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "private"), "type", "boolean");
+      ok = report(r, sub(r, at, "/private"), "type", "boolean");
     }
     const p6 = v["attendees"];
-    if (p6 !== undefined && !n164(p6, sub(r, at, "attendees"), r)) {
+    if (p6 !== undefined && !n164(p6, sub(r, at, "/attendees"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p7 = v["created_at"];
-    if (p7 !== undefined && !n3(p7, sub(r, at, "created_at"), r)) {
+    if (p7 !== undefined && !n3(p7, sub(r, at, "/created_at"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p8 = v["event_analysis"];
-    if (p8 !== undefined && !n165(p8, sub(r, at, "event_analysis"), r)) {
+    if (p8 !== undefined && !n165(p8, sub(r, at, "/event_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4485,24 +4506,24 @@ export function n167(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["direction"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "direction"), "type", "string");
+      ok = report(r, sub(r, at, "/direction"), "type", "string");
     }
     if (p0 !== undefined && !E35.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "direction"), "enum", E35);
+      ok = report(r, sub(r, at, "/direction"), "enum", E35);
     }
     const p1 = v["email"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "email"), "type", "string");
+      ok = report(r, sub(r, at, "/email"), "type", "string");
     }
     const p2 = v["content"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "content"), "type", "string");
+      ok = report(r, sub(r, at, "/content"), "type", "string");
     }
     const p3 = v["timestamp"];
-    if (p3 !== undefined && !n3(p3, sub(r, at, "timestamp"), r)) {
+    if (p3 !== undefined && !n3(p3, sub(r, at, "/timestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4537,35 +4558,35 @@ export function n168(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["attendee_email"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "attendee_email"), "type", "string");
+      ok = report(r, sub(r, at, "/attendee_email"), "type", "string");
     }
     const p1 = v["attendee_name"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "attendee_name"), "type", "string");
+      ok = report(r, sub(r, at, "/attendee_name"), "type", "string");
     }
     const p2 = v["is_internal"];
     if (p2 !== undefined && typeof p2 !== "boolean") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "is_internal"), "type", "boolean");
+      ok = report(r, sub(r, at, "/is_internal"), "type", "boolean");
     }
     const p3 = v["is_optional"];
     if (p3 !== undefined && typeof p3 !== "boolean") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "is_optional"), "type", "boolean");
+      ok = report(r, sub(r, at, "/is_optional"), "type", "boolean");
     }
     const p4 = v["conv_history"];
-    if (p4 !== undefined && !n169(p4, sub(r, at, "conv_history"), r)) {
+    if (p4 !== undefined && !n169(p4, sub(r, at, "/conv_history"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["followup_date"];
-    if (p5 !== undefined && !n170(p5, sub(r, at, "followup_date"), r)) {
+    if (p5 !== undefined && !n170(p5, sub(r, at, "/followup_date"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["attendee_analysis"];
-    if (p6 !== undefined && !n160(p6, sub(r, at, "attendee_analysis"), r)) {
+    if (p6 !== undefined && !n160(p6, sub(r, at, "/attendee_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4645,17 +4666,17 @@ export function n171(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["attendee_analysis"];
-    if (p0 !== undefined && !n155(p0, sub(r, at, "attendee_analysis"), r)) {
+    if (p0 !== undefined && !n155(p0, sub(r, at, "/attendee_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["event_analysis"];
-    if (p1 !== undefined && !n157(p1, sub(r, at, "event_analysis"), r)) {
+    if (p1 !== undefined && !n157(p1, sub(r, at, "/event_analysis"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["follow_up_date"];
-    if (p2 !== undefined && !n170(p2, sub(r, at, "follow_up_date"), r)) {
+    if (p2 !== undefined && !n170(p2, sub(r, at, "/follow_up_date"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4684,37 +4705,37 @@ export function n172(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["schema_version"];
-    if (p0 !== undefined && !n173(p0, sub(r, at, "schema_version"), r)) {
+    if (p0 !== undefined && !n173(p0, sub(r, at, "/schema_version"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["session_id"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "session_id"), "type", "string");
+      ok = report(r, sub(r, at, "/session_id"), "type", "string");
     }
     const p2 = v["source_agent"];
-    if (p2 !== undefined && !n174(p2, sub(r, at, "source_agent"), r)) {
+    if (p2 !== undefined && !n174(p2, sub(r, at, "/source_agent"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["target_agent"];
-    if (p3 !== undefined && !n174(p3, sub(r, at, "target_agent"), r)) {
+    if (p3 !== undefined && !n174(p3, sub(r, at, "/target_agent"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["timestamp"];
-    if (p4 !== undefined && !n3(p4, sub(r, at, "timestamp"), r)) {
+    if (p4 !== undefined && !n3(p4, sub(r, at, "/timestamp"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["payload"];
-    if (p5 !== undefined && !n194(p5, sub(r, at, "payload"), r)) {
+    if (p5 !== undefined && !n194(p5, sub(r, at, "/payload"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p6 = v["trace"];
-    if (p6 !== undefined && !n210(p6, sub(r, at, "trace"), r)) {
+    if (p6 !== undefined && !n210(p6, sub(r, at, "/trace"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4788,36 +4809,36 @@ export function n174(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n175(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && !n175(p0, sub(r, at, "/id"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["family"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "family"), "type", "string");
+      ok = report(r, sub(r, at, "/family"), "type", "string");
     }
     if (p1 !== undefined && !E36.has(p1)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "family"), "enum", E36);
+      ok = report(r, sub(r, at, "/family"), "enum", E36);
     }
     const p2 = v["cognitive_mode"];
     if (p2 !== undefined && typeof p2 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "cognitive_mode"), "type", "string");
+      ok = report(r, sub(r, at, "/cognitive_mode"), "type", "string");
     }
     if (p2 !== undefined && !E37.has(p2)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "cognitive_mode"), "enum", E37);
+      ok = report(r, sub(r, at, "/cognitive_mode"), "enum", E37);
     }
     const p3 = v["model"];
     if (p3 !== undefined && typeof p3 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "model"), "type", "string");
+      ok = report(r, sub(r, at, "/model"), "type", "string");
     }
     if (p3 !== undefined && !E38.has(p3)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "model"), "enum", E38);
+      ok = report(r, sub(r, at, "/model"), "enum", E38);
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4906,7 +4927,7 @@ export function n180(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["family"];
     if (p0 !== undefined && p0 !== "ps") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "family"), "const", "ps");
+      ok = report(r, sub(r, at, "/family"), "const", "ps");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4931,7 +4952,7 @@ export function n182(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n183(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && !n183(p0, sub(r, at, "/id"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -4968,7 +4989,7 @@ export function n185(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["family"];
     if (p0 !== undefined && p0 !== "nse") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "family"), "const", "nse");
+      ok = report(r, sub(r, at, "/family"), "const", "nse");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -4993,7 +5014,7 @@ export function n187(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n188(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && !n188(p0, sub(r, at, "/id"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5030,7 +5051,7 @@ export function n190(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["family"];
     if (p0 !== undefined && p0 !== "orch") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "family"), "const", "orch");
+      ok = report(r, sub(r, at, "/family"), "const", "orch");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5055,7 +5076,7 @@ export function n192(v: unknown, at: Path, r: Reporter): boolean {
   let ok = true;
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n193(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && !n193(p0, sub(r, at, "/id"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5084,37 +5105,37 @@ export function n194(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["key_findings"];
-    if (p0 !== undefined && !n195(p0, sub(r, at, "key_findings"), r)) {
+    if (p0 !== undefined && !n195(p0, sub(r, at, "/key_findings"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["open_questions"];
-    if (p1 !== undefined && !n198(p1, sub(r, at, "open_questions"), r)) {
+    if (p1 !== undefined && !n198(p1, sub(r, at, "/open_questions"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["blockers"];
-    if (p2 !== undefined && !n201(p2, sub(r, at, "blockers"), r)) {
+    if (p2 !== undefined && !n201(p2, sub(r, at, "/blockers"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["confidence"];
-    if (p3 !== undefined && !n204(p3, sub(r, at, "confidence"), r)) {
+    if (p3 !== undefined && !n204(p3, sub(r, at, "/confidence"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p4 = v["artifacts"];
-    if (p4 !== undefined && !n206(p4, sub(r, at, "artifacts"), r)) {
+    if (p4 !== undefined && !n206(p4, sub(r, at, "/artifacts"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p5 = v["context"];
     if (p5 !== undefined && !isObject(p5)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "context"), "type", "object");
+      ok = report(r, sub(r, at, "/context"), "type", "object");
     }
     const p6 = v["recommendations"];
-    if (p6 !== undefined && !n44(p6, sub(r, at, "recommendations"), r)) {
+    if (p6 !== undefined && !n44(p6, sub(r, at, "/recommendations"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5162,14 +5183,14 @@ export function n196(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n197(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && !n197(p0, sub(r, at, "/id"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["summary"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "summary"), "type", "string");
+      ok = report(r, sub(r, at, "/summary"), "type", "string");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5231,14 +5252,14 @@ export function n199(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n200(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && !n200(p0, sub(r, at, "/id"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["question"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "question"), "type", "string");
+      ok = report(r, sub(r, at, "/question"), "type", "string");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5300,14 +5321,14 @@ export function n202(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["id"];
-    if (p0 !== undefined && !n203(p0, sub(r, at, "id"), r)) {
+    if (p0 !== undefined && !n203(p0, sub(r, at, "/id"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["description"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "description"), "type", "string");
+      ok = report(r, sub(r, at, "/description"), "type", "string");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5346,17 +5367,17 @@ export function n204(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["overall"];
-    if (p0 !== undefined && !n21(p0, sub(r, at, "overall"), r)) {
+    if (p0 !== undefined && !n21(p0, sub(r, at, "/overall"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["reasoning"];
     if (p1 !== undefined && typeof p1 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "reasoning"), "type", "string");
+      ok = report(r, sub(r, at, "/reasoning"), "type", "string");
     }
     const p2 = v["breakdown"];
-    if (p2 !== undefined && !n205(p2, sub(r, at, "breakdown"), r)) {
+    if (p2 !== undefined && !n205(p2, sub(r, at, "/breakdown"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5377,22 +5398,22 @@ export function n205(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["source_quality"];
-    if (p0 !== undefined && !n21(p0, sub(r, at, "source_quality"), r)) {
+    if (p0 !== undefined && !n21(p0, sub(r, at, "/source_quality"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p1 = v["completeness"];
-    if (p1 !== undefined && !n21(p1, sub(r, at, "completeness"), r)) {
+    if (p1 !== undefined && !n21(p1, sub(r, at, "/completeness"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p2 = v["accuracy"];
-    if (p2 !== undefined && !n21(p2, sub(r, at, "accuracy"), r)) {
+    if (p2 !== undefined && !n21(p2, sub(r, at, "/accuracy"), r)) {
       if (r === null) return false;
       ok = false;
     }
     const p3 = v["relevance"];
-    if (p3 !== undefined && !n21(p3, sub(r, at, "relevance"), r)) {
+    if (p3 !== undefined && !n21(p3, sub(r, at, "/relevance"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5434,14 +5455,14 @@ export function n207(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && typeof p0 !== "string") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "type", "string");
+      ok = report(r, sub(r, at, "/type"), "type", "string");
     }
     if (p0 !== undefined && !E39.has(p0)) {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "enum", E39);
+      ok = report(r, sub(r, at, "/type"), "enum", E39);
     }
     const p1 = v["path"];
-    if (p1 !== undefined && !n209(p1, sub(r, at, "path"), r)) {
+    if (p1 !== undefined && !n209(p1, sub(r, at, "/path"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5496,7 +5517,7 @@ export function n210(v: unknown, at: Path, r: Reporter): boolean {
   }
   if (isObject(v)) {
     const p0 = v["depth"];
-    if (p0 !== undefined && !n211(p0, sub(r, at, "depth"), r)) {
+    if (p0 !== undefined && !n211(p0, sub(r, at, "/depth"), r)) {
       if (r === null) return false;
       ok = false;
     }
@@ -5539,7 +5560,7 @@ export function n212(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Initiate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Initiate");
+      ok = report(r, sub(r, at, "/type"), "const", "Initiate");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5560,7 +5581,7 @@ export function n213(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Reply") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Reply");
+      ok = report(r, sub(r, at, "/type"), "const", "Reply");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5581,7 +5602,7 @@ export function n214(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Wait") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Wait");
+      ok = report(r, sub(r, at, "/type"), "const", "Wait");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5602,7 +5623,7 @@ export function n215(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Follow_up") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Follow_up");
+      ok = report(r, sub(r, at, "/type"), "const", "Follow_up");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5623,7 +5644,7 @@ export function n216(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Confirm") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Confirm");
+      ok = report(r, sub(r, at, "/type"), "const", "Confirm");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5644,12 +5665,12 @@ export function n217(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Escalate");
+      ok = report(r, sub(r, at, "/type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "alternatives_proposed") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "alternatives_proposed");
+      ok = report(r, sub(r, at, "/subtype"), "const", "alternatives_proposed");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5674,12 +5695,12 @@ export function n218(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Escalate");
+      ok = report(r, sub(r, at, "/type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "unusual") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "unusual");
+      ok = report(r, sub(r, at, "/subtype"), "const", "unusual");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5704,12 +5725,12 @@ export function n219(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Escalate");
+      ok = report(r, sub(r, at, "/type"), "const", "Escalate");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "internal") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "internal");
+      ok = report(r, sub(r, at, "/subtype"), "const", "internal");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5734,7 +5755,7 @@ export function n220(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Escalate") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Escalate");
+      ok = report(r, sub(r, at, "/type"), "const", "Escalate");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5755,7 +5776,7 @@ export function n221(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Close") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Close");
+      ok = report(r, sub(r, at, "/type"), "const", "Close");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5776,7 +5797,7 @@ export function n222(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Coordination in progress") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Coordination in progress");
+      ok = report(r, sub(r, at, "/type"), "const", "Coordination in progress");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5797,12 +5818,12 @@ export function n223(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
+      ok = report(r, sub(r, at, "/type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "get_alternatives") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "get_alternatives");
+      ok = report(r, sub(r, at, "/subtype"), "const", "get_alternatives");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5837,12 +5858,12 @@ export function n225(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
+      ok = report(r, sub(r, at, "/type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "reschedule") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "reschedule");
+      ok = report(r, sub(r, at, "/subtype"), "const", "reschedule");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5867,12 +5888,12 @@ export function n226(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
+      ok = report(r, sub(r, at, "/type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "resolve_conflict") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "resolve_conflict");
+      ok = report(r, sub(r, at, "/subtype"), "const", "resolve_conflict");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5897,12 +5918,12 @@ export function n227(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
+      ok = report(r, sub(r, at, "/type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "recommend_cancel") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "recommend_cancel");
+      ok = report(r, sub(r, at, "/subtype"), "const", "recommend_cancel");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5937,12 +5958,12 @@ export function n229(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
+      ok = report(r, sub(r, at, "/type"), "const", "Waiting for decision");
     }
     const p1 = v["subtype"];
     if (p1 !== undefined && p1 !== "unusual") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "subtype"), "const", "unusual");
+      ok = report(r, sub(r, at, "/subtype"), "const", "unusual");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5967,7 +5988,7 @@ export function n230(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Waiting for decision") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Waiting for decision");
+      ok = report(r, sub(r, at, "/type"), "const", "Waiting for decision");
     }
     if (p0 === undefined) {
       if (r === null) return false;
@@ -5988,7 +6009,7 @@ export function n231(v: unknown, at: Path, r: Reporter): boolean {
     const p0 = v["type"];
     if (p0 !== undefined && p0 !== "Complete") {
       if (r === null) return false;
-      ok = report(r, sub(r, at, "type"), "const", "Complete");
+      ok = report(r, sub(r, at, "/type"), "const", "Complete");
     }
     if (p0 === undefined) {
       if (r === null) return false;

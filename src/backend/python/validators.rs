@@ -519,7 +519,7 @@ impl<'a> VBuilder<'a> {
                         .map(|(name, node)| {
                             let items = [
                                 lit::string(name),
-                                lit::string(&format!("/{}", escape_token(name))),
+                                lit::string(&format!("/{}", crate::schema::pointer::escape(name))),
                                 format!("_n{node}"),
                                 self.exact_type(*node).to_string(),
                             ];
@@ -719,11 +719,6 @@ pub(super) fn format_func(f: Format) -> &'static str {
         Format::UriTemplate => "is_uri_template",
         Format::RelativeJsonPointer => "is_relative_json_pointer",
     }
-}
-
-/// RFC 6901 escaping of one reference token.
-pub(super) fn escape_token(s: &str) -> String {
-    s.replace('~', "~0").replace('/', "~1")
 }
 
 pub(super) fn render_validators(ir: &Ir) -> Result<String> {

@@ -12,6 +12,7 @@ use crate::backend::depth::DepthPlan;
 use crate::backend::escape::{self, typescript::Line as CommentLine};
 use crate::backend::pattern::{plan, Dialect};
 use crate::ir::{Check, Format, JsonType, Node};
+use crate::schema::pointer;
 
 /// Names on `Object.prototype`: reading them needs an own-property test.
 const PROTO: &[&str] = &[
@@ -424,9 +425,23 @@ impl<'c> Builder<'c> {
         name
     }
 
+    /// The path of an item (`key` an index expression) or of a property (`key` a literal of its
+    /// escaped `/token`).
     fn sub(&mut self, key: &str) -> String {
         self.use_rt("sub");
         format!("sub(r, at, {key})")
+    }
+
+    /// The path of a member whose name (`name`, an expression) is read from the instance.
+    fn sub_name(&mut self, name: &str) -> String {
+        self.use_rt("subName");
+        format!("subName(r, at, {name})")
+    }
+
+    /// The path of the property `name` of the schema: its reference token is escaped here.
+    fn sub_prop(&mut self, name: &str) -> String {
+        let token = self.key(&format!("/{}", pointer::escape(name)));
+        self.sub(&token)
     }
 
     /// The statements of an object check, one per property or name.
@@ -1005,8 +1020,7 @@ impl<'c> Builder<'c> {
                         },
                     });
                     self.read.push((name.clone(), local.clone()));
-                    let key = self.key(name);
-                    let at = self.sub(&key);
+                    let at = self.sub_prop(name);
                     if let Some(leaf) = self.leaf_checks(*n) {
                         for c in leaf {
                             let (fail, keyword, param) = self.value_fail(c, &local);
@@ -1030,7 +1044,7 @@ impl<'c> Builder<'c> {
                     kind: LineKind::Keys,
                 });
                 for (p, n) in ps {
-                    let at = self.sub("k");
+                    let at = self.sub_name("k");
                     let call = self.call(*n, "v[k]", &at);
                     self.check(
                         lines,
@@ -1055,7 +1069,7 @@ impl<'c> Builder<'c> {
                     indent: indent(d),
                     kind: LineKind::Keys,
                 });
-                let at = self.sub("k");
+                let at = self.sub_name("k");
                 let call = self.call(*node, "v[k]", &at);
                 self.check(
                     lines,
