@@ -54,7 +54,13 @@ fn every_schema_file_keeps_its_module() {
                 "runtime.rs",
                 "formats.rs",
                 "validators.rs",
-                "helpers.rs"
+                "helpers.rs",
+                "lite.rs",
+                "lite/value.rs",
+                "lite/de.rs",
+                "lite/runtime.rs",
+                "lite/formats.rs",
+                "lite/validators.rs",
             ]
         ),
         schemas

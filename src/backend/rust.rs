@@ -18,6 +18,7 @@ mod flows;
 mod helpers;
 mod layout;
 pub(crate) mod limits;
+mod lite;
 mod objects;
 mod serde_impl;
 mod validators;
@@ -1125,7 +1126,9 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         module_names.push(name);
     }
     let title = "JSON Schema bindings";
-    files.insert("src/validators.rs".into(), validators::render(ir)?);
+    let program = validators::render(ir)?;
+    files.extend(lite::files(&program)?);
+    files.insert("src/validators.rs".into(), program);
     let has_helpers = match helpers::render(ir, &ctx.names)? {
         Some(text) => {
             files.insert("src/helpers.rs".into(), text);
@@ -1155,6 +1158,14 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
         .map(|m| (m.clone(), format!("pub mod {m}")))
         .collect();
     mods.push(("formats".into(), "mod formats".into()));
+    mods.push((
+        "lite".into(),
+        "// The checks compiled a second time, over the value `from_json` parses: what only the\n\
+         // first copy calls is unused in this one.\n\
+         #[allow(dead_code)]\n\
+         mod lite"
+            .into(),
+    ));
     mods.push(("runtime".into(), "pub mod runtime".into()));
     mods.push(("validators".into(), "mod validators".into()));
     if has_helpers {
@@ -1214,7 +1225,6 @@ pub fn render(ir: &Ir, opts: &Options) -> Result<Files> {
 /// The checks of the runtime alone, over the `Value` of a sibling module `value`, and the
 /// string formats they call: what a crate that validates another representation of JSON
 /// values compiles besides the validators (`runtime.rs`, `formats.rs`).
-#[cfg(feature = "python")]
 pub(crate) fn check_runtime() -> Result<(String, String)> {
     let runtime = run(
         "rust/runtime.rs.j2",
@@ -1277,7 +1287,10 @@ fn single_file(files: Files) -> Files {
         match module.and_then(|m| files.get(&format!("src/{m}.rs")).map(|body| (m, body))) {
             Some((m, body)) => {
                 let vis = if line.starts_with("pub ") { "pub " } else { "" };
-                out.push_str(&format!("{vis}mod {m} {{\n{body}}}\n"));
+                out.push_str(&format!(
+                    "{vis}mod {m} {{\n{}}}\n",
+                    inline_modules(&files, m, body)
+                ));
             }
             None => {
                 out.push_str(line);
@@ -1286,4 +1299,25 @@ fn single_file(files: Files) -> Files {
         }
     }
     Files::from([("bindings.rs".to_string(), out)])
+}
+
+/// The body of module `path` (`lite`) with its own file modules (`mod de;`, `pub(crate) mod
+/// value;`, in `src/lite/`) written inline.
+fn inline_modules(files: &Files, path: &str, body: &str) -> String {
+    let mut out = String::new();
+    for line in body.lines() {
+        let (vis, rest) = match line.strip_prefix("pub(crate) ") {
+            Some(rest) => ("pub(crate) ", rest),
+            None => ("", line),
+        };
+        let child = rest.strip_prefix("mod ").and_then(|m| m.strip_suffix(';'));
+        match child.and_then(|m| files.get(&format!("src/{path}/{m}.rs")).map(|b| (m, b))) {
+            Some((m, b)) => out.push_str(&format!("{vis}mod {m} {{\n{b}}}\n")),
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
 }

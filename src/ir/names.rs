@@ -332,6 +332,8 @@ const OWN_MODULES: &[&str] = &[
     "validators",
     "formats",
     "helpers",
+    // The Rust crate's module of `from_json`'s borrowed value.
+    "lite",
     "lib",
     "main",
     "mod",
@@ -671,6 +673,7 @@ mod tests {
         // A module named like a tool attribute namespace would shadow `#[rustfmt::skip]`.
         assert_eq!(module_name(Lang::Rust, "rustfmt"), "rustfmt_schema");
         assert_eq!(module_name(Lang::Rust, "clippy"), "clippy_schema");
+        assert_eq!(module_name(Lang::Rust, "lite"), "lite_schema");
         assert_eq!(
             module_names(Lang::TypeScript, &forward)[6],
             "validators-schema"

@@ -28,7 +28,7 @@ impl AgentContextReport {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n0, text)
+        rt::from_json(super::validators::n0, super::lite::validators::n0, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -106,7 +106,7 @@ impl ContextReport {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n1, text)
+        rt::from_json(super::validators::n1, super::lite::validators::n1, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -167,7 +167,7 @@ impl ContextWindow {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n5, text)
+        rt::from_json(super::validators::n5, super::lite::validators::n5, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -266,7 +266,7 @@ impl Freshness {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n10, text)
+        rt::from_json(super::validators::n10, super::lite::validators::n10, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -318,7 +318,7 @@ impl FileCategoryCounts {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n9, text)
+        rt::from_json(super::validators::n9, super::lite::validators::n9, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -391,7 +391,7 @@ impl LoadedProject {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n8, text)
+        rt::from_json(super::validators::n8, super::lite::validators::n8, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -458,7 +458,7 @@ impl LoadedTask {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n12, text)
+        rt::from_json(super::validators::n12, super::lite::validators::n12, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -521,7 +521,7 @@ impl LoadedDocument {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n15, text)
+        rt::from_json(super::validators::n15, super::lite::validators::n15, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -582,7 +582,7 @@ impl Capabilities {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n16, text)
+        rt::from_json(super::validators::n16, super::lite::validators::n16, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -649,7 +649,7 @@ impl MemoryState {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n19, text)
+        rt::from_json(super::validators::n19, super::lite::validators::n19, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -715,7 +715,7 @@ impl ReportContextInput {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n20, text)
+        rt::from_json(super::validators::n20, super::lite::validators::n20, text)
     }
 
     /// Checks a JSON value against the schema and converts it.

@@ -11,6 +11,10 @@ pub mod agent_context_report;
 pub mod common;
 mod formats;
 pub mod helpers;
+// The checks compiled a second time, over the value `from_json` parses: what only the
+// first copy calls is unused in this one.
+#[allow(dead_code)]
+mod lite;
 pub mod message_envelope;
 pub mod paper_context;
 pub mod runtime;
@@ -247,6 +251,111 @@ pub fn round_trip(type_name: &str, value: Value) -> Option<Result<Value, Error>>
         "ArtifactRef" => back(ArtifactRef::from_value(value)),
         "HandoffPayload" => back(HandoffPayload::from_value(value)),
         "Trace" => back(Trace::from_value(value)),
+        _ => return None,
+    })
+}
+
+/// [`round_trip`] from JSON text: parses it as the named type (`from_json`, the borrowed parse)
+/// and serializes it back; `None` for an unknown name.
+#[inline]
+pub fn round_trip_json(type_name: &str, text: &str) -> Option<Result<Value, Error>> {
+    fn back<T: serde::Serialize>(t: Result<T, Error>) -> Result<Value, Error> {
+        t.and_then(|t| runtime::to_value(&t))
+    }
+    Some(match type_name {
+        "AgentContextReport" => back(AgentContextReport::from_json(text)),
+        "ContextReport" => back(ContextReport::from_json(text)),
+        "ContextWindow" => back(ContextWindow::from_json(text)),
+        "Freshness" => back(Freshness::from_json(text)),
+        "FileCategoryCounts" => back(FileCategoryCounts::from_json(text)),
+        "LoadedProject" => back(LoadedProject::from_json(text)),
+        "LoadedTask" => back(LoadedTask::from_json(text)),
+        "LoadedDocument" => back(LoadedDocument::from_json(text)),
+        "Capabilities" => back(Capabilities::from_json(text)),
+        "MemoryState" => back(MemoryState::from_json(text)),
+        "ReportContextInput" => back(ReportContextInput::from_json(text)),
+        "UnitScore" => runtime::checked_json(validators::n21, text),
+        "NonNegativeInteger" => runtime::checked_json(validators::n4, text),
+        "DateTime" => runtime::checked_json(validators::n3, text),
+        "DateType" => runtime::checked_json(validators::n22, text),
+        "ContextPath" => runtime::checked_json(validators::n23, text),
+        "MessageEnvelope" => back(MessageEnvelope::from_json(text)),
+        "DocumentType" => back(DocumentType::from_json(text)),
+        "ChapterType" => back(ChapterType::from_json(text)),
+        "ChapterStatus" => back(ChapterStatus::from_json(text)),
+        "SectionStatus" => back(SectionStatus::from_json(text)),
+        "CitationStyle" => back(CitationStyle::from_json(text)),
+        "MethodologyType" => back(MethodologyType::from_json(text)),
+        "Tense" => back(Tense::from_json(text)),
+        "TenseRules" => back(TenseRules::from_json(text)),
+        "HeadingStyle" => back(HeadingStyle::from_json(text)),
+        "FigurePrefix" => back(FigurePrefix::from_json(text)),
+        "TablePrefix" => back(TablePrefix::from_json(text)),
+        "EquationNumbering" => back(EquationNumbering::from_json(text)),
+        "Formatting" => back(Formatting::from_json(text)),
+        "StyleGuide" => back(StyleGuide::from_json(text)),
+        "ChapterStyleGuide" => back(ChapterStyleGuide::from_json(text)),
+        "SectionStyleGuide" => back(SectionStyleGuide::from_json(text)),
+        "GlossaryEntry" => back(GlossaryEntry::from_json(text)),
+        "ChapterOutline" => back(ChapterOutline::from_json(text)),
+        "ChapterSummary" => back(ChapterSummary::from_json(text)),
+        "WordBudget" => back(WordBudget::from_json(text)),
+        "ThesisContext" => back(ThesisContext::from_json(text)),
+        "SectionAssignment" => back(SectionAssignment::from_json(text)),
+        "ChapterContext" => back(ChapterContext::from_json(text)),
+        "SectionContext" => back(SectionContext::from_json(text)),
+        "TargetType" => back(TargetType::from_json(text)),
+        "Severity" => back(Severity::from_json(text)),
+        "CategoryScores" => back(CategoryScores::from_json(text)),
+        "QualityIssue" => back(QualityIssue::from_json(text)),
+        "ContextUsed" => back(ContextUsed::from_json(text)),
+        "QualityReport" => back(QualityReport::from_json(text)),
+        "Score" => runtime::checked_json(validators::n68, text),
+        "Engagement" => back(Engagement::from_json(text)),
+        "AlternativeTime" => back(AlternativeTime::from_json(text)),
+        "AttendeeActionType" => back(AttendeeActionType::from_json(text)),
+        "ReplySubtype" => back(ReplySubtype::from_json(text)),
+        "WaitSubtype" => back(WaitSubtype::from_json(text)),
+        "ConfirmSubtype" => back(ConfirmSubtype::from_json(text)),
+        "EscalateSubtype" => back(EscalateSubtype::from_json(text)),
+        "CloseSubtype" => back(CloseSubtype::from_json(text)),
+        "EmptyMetadata" => back(EmptyMetadata::from_json(text)),
+        "EscalateAlternativesProposedMetadata" => {
+            back(EscalateAlternativesProposedMetadata::from_json(text))
+        }
+        "EscalateUnusualMetadata" => back(EscalateUnusualMetadata::from_json(text)),
+        "EscalateInternalMetadata" => back(EscalateInternalMetadata::from_json(text)),
+        "AttendeeNextAction" => back(AttendeeNextAction::from_json(text)),
+        "EventActionType" => back(EventActionType::from_json(text)),
+        "CoordinationInProgressSubtype" => back(CoordinationInProgressSubtype::from_json(text)),
+        "WaitingForDecisionSubtype" => back(WaitingForDecisionSubtype::from_json(text)),
+        "CompleteSubtype" => back(CompleteSubtype::from_json(text)),
+        "RescheduleMetadata" => back(RescheduleMetadata::from_json(text)),
+        "ResolveConflictMetadata" => back(ResolveConflictMetadata::from_json(text)),
+        "EventNextAction" => back(EventNextAction::from_json(text)),
+        "AttendeeAnalysis" => back(AttendeeAnalysis::from_json(text)),
+        "EventAnalysis" => back(EventAnalysis::from_json(text)),
+        "EventDates" => back(EventDates::from_json(text)),
+        "Attendee" => back(Attendee::from_json(text)),
+        "SchedulingOperation" => back(SchedulingOperation::from_json(text)),
+        "MessageDirection" => back(MessageDirection::from_json(text)),
+        "ConversationMessage" => back(ConversationMessage::from_json(text)),
+        "Coordination" => back(Coordination::from_json(text)),
+        "SchedulingAgentOutput" => back(SchedulingAgentOutput::from_json(text)),
+        "SessionContext" => back(SessionContext::from_json(text)),
+        "AgentFamily" => back(AgentFamily::from_json(text)),
+        "CognitiveMode" => back(CognitiveMode::from_json(text)),
+        "AgentModel" => back(AgentModel::from_json(text)),
+        "AgentRef" => back(AgentRef::from_json(text)),
+        "KeyFinding" => back(KeyFinding::from_json(text)),
+        "OpenQuestion" => back(OpenQuestion::from_json(text)),
+        "Blocker" => back(Blocker::from_json(text)),
+        "ConfidenceBreakdown" => back(ConfidenceBreakdown::from_json(text)),
+        "Confidence" => back(Confidence::from_json(text)),
+        "ArtifactType" => back(ArtifactType::from_json(text)),
+        "ArtifactRef" => back(ArtifactRef::from_json(text)),
+        "HandoffPayload" => back(HandoffPayload::from_json(text)),
+        "Trace" => back(Trace::from_json(text)),
         _ => return None,
     })
 }

@@ -38,7 +38,7 @@ impl MessageEnvelope {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n24, text)
+        rt::from_json(super::validators::n24, super::lite::validators::n24, text)
     }
 
     /// Checks a JSON value against the schema and converts it.

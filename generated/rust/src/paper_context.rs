@@ -69,7 +69,7 @@ impl DocumentType {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n26, text)
+        rt::from_json(super::validators::n26, super::lite::validators::n26, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -188,7 +188,7 @@ impl ChapterType {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n27, text)
+        rt::from_json(super::validators::n27, super::lite::validators::n27, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -294,7 +294,7 @@ impl ChapterStatus {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n28, text)
+        rt::from_json(super::validators::n28, super::lite::validators::n28, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -396,7 +396,7 @@ impl SectionStatus {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n29, text)
+        rt::from_json(super::validators::n29, super::lite::validators::n29, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -505,7 +505,7 @@ impl CitationStyle {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n30, text)
+        rt::from_json(super::validators::n30, super::lite::validators::n30, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -616,7 +616,7 @@ impl MethodologyType {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n31, text)
+        rt::from_json(super::validators::n31, super::lite::validators::n31, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -712,7 +712,7 @@ impl Tense {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n32, text)
+        rt::from_json(super::validators::n32, super::lite::validators::n32, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -770,7 +770,7 @@ impl TenseRules {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n33, text)
+        rt::from_json(super::validators::n33, super::lite::validators::n33, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -869,7 +869,7 @@ impl HeadingStyle {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n34, text)
+        rt::from_json(super::validators::n34, super::lite::validators::n34, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -965,7 +965,7 @@ impl FigurePrefix {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n35, text)
+        rt::from_json(super::validators::n35, super::lite::validators::n35, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1058,7 +1058,7 @@ impl TablePrefix {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n36, text)
+        rt::from_json(super::validators::n36, super::lite::validators::n36, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1154,7 +1154,7 @@ impl EquationNumbering {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n37, text)
+        rt::from_json(super::validators::n37, super::lite::validators::n37, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1214,7 +1214,7 @@ impl Formatting {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n38, text)
+        rt::from_json(super::validators::n38, super::lite::validators::n38, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1279,7 +1279,7 @@ impl StyleGuide {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n39, text)
+        rt::from_json(super::validators::n39, super::lite::validators::n39, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1339,7 +1339,7 @@ impl ChapterStyleGuide {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n40, text)
+        rt::from_json(super::validators::n40, super::lite::validators::n40, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1397,7 +1397,7 @@ impl SectionStyleGuide {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n41, text)
+        rt::from_json(super::validators::n41, super::lite::validators::n41, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1459,7 +1459,7 @@ impl GlossaryEntry {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n42, text)
+        rt::from_json(super::validators::n42, super::lite::validators::n42, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1521,7 +1521,7 @@ impl ChapterOutline {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n43, text)
+        rt::from_json(super::validators::n43, super::lite::validators::n43, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1585,7 +1585,7 @@ impl ChapterSummary {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n45, text)
+        rt::from_json(super::validators::n45, super::lite::validators::n45, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1641,7 +1641,7 @@ impl WordBudget {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n47, text)
+        rt::from_json(super::validators::n47, super::lite::validators::n47, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1744,7 +1744,7 @@ impl ThesisContext {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n48, text)
+        rt::from_json(super::validators::n48, super::lite::validators::n48, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1808,7 +1808,7 @@ impl SectionAssignment {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n53, text)
+        rt::from_json(super::validators::n53, super::lite::validators::n53, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1900,7 +1900,7 @@ impl ChapterContext {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n54, text)
+        rt::from_json(super::validators::n54, super::lite::validators::n54, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1992,7 +1992,7 @@ impl SectionContext {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n59, text)
+        rt::from_json(super::validators::n59, super::lite::validators::n59, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -2091,7 +2091,7 @@ impl TargetType {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n61, text)
+        rt::from_json(super::validators::n61, super::lite::validators::n61, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -2193,7 +2193,7 @@ impl Severity {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n62, text)
+        rt::from_json(super::validators::n62, super::lite::validators::n62, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -2260,7 +2260,7 @@ impl CategoryScores {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n63, text)
+        rt::from_json(super::validators::n63, super::lite::validators::n63, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -2326,7 +2326,7 @@ impl QualityIssue {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n64, text)
+        rt::from_json(super::validators::n64, super::lite::validators::n64, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -2384,7 +2384,7 @@ impl ContextUsed {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n65, text)
+        rt::from_json(super::validators::n65, super::lite::validators::n65, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -2468,7 +2468,7 @@ impl QualityReport {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n66, text)
+        rt::from_json(super::validators::n66, super::lite::validators::n66, text)
     }
 
     /// Checks a JSON value against the schema and converts it.

@@ -10,6 +10,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 /// The JSON values the validators read.
 pub use serde_json::Value;
+/// A value borrowed for `'a` (a `Value` of another module may borrow from its text).
+type Val<'a> = Value;
 
 /// The members of a JSON object, as the checks read them.
 type Obj<'a> = &'a serde_json::Map<String, Value>;
@@ -1176,7 +1178,7 @@ pub fn guard(node: Node, v: &Value, at: &Loc<'_>, r: &mut Report) -> Option<bool
 /// Whether no two items are JSON-equal: the canonical forms of the items (numbers as doubles,
 /// object members sorted by name) go into one buffer, and their slices into a hash set, so the
 /// check takes linear time.
-fn all_distinct<'a>(items: impl ExactSizeIterator<Item = &'a Value>) -> bool {
+fn all_distinct<'a>(items: impl ExactSizeIterator<Item = &'a Val<'a>>) -> bool {
     let n = items.len();
     if n < 2 {
         return true;
@@ -1201,13 +1203,13 @@ fn all_distinct<'a>(items: impl ExactSizeIterator<Item = &'a Value>) -> bool {
 
 /// A part of a value still to write in [`canonical`].
 enum Part<'a> {
-    Value(&'a Value),
+    Value(&'a Val<'a>),
     Name(&'a str),
 }
 
 /// Appends the canonical form of a value, without recursion: a type byte, then for numbers the
 /// bits of the double (`-0` as `0`), for strings and containers their length, then the members.
-fn canonical<'a>(value: &'a Value, out: &mut Vec<u8>, stack: &mut Vec<Part<'a>>) {
+fn canonical<'a>(value: &'a Val<'a>, out: &mut Vec<u8>, stack: &mut Vec<Part<'a>>) {
     stack.push(Part::Value(value));
     while let Some(part) = stack.pop() {
         let v = match part {
@@ -1327,6 +1329,17 @@ pub fn checked(node: Node, value: Value) -> Result<Value, Error> {
     check(node, &value).map_err(Error::Invalid).map(|()| value)
 }
 
+/// [`checked`] of JSON text: the value it parses to, when valid. A text nested deeper than
+/// [`MAX_DEPTH`] levels is refused ([`Error::TooDeep`]) before it is parsed.
+pub fn checked_json(node: Node, text: &str) -> Result<Value, Error> {
+    let depth = text_depth(text.as_bytes());
+    if depth > MAX_DEPTH {
+        return Err(Error::TooDeep);
+    }
+    let value = with_stack(depth, || parse_json(text).map_err(Error::Json))?;
+    with_stack(depth, || checked(node, value))
+}
+
 /// Validates a JSON value, then builds the typed value from it. A value nested deeper than
 /// [`MAX_DEPTH`] levels is refused ([`Error::TooDeep`]) before anything else.
 pub fn from_value<T: DeserializeOwned>(node: Node, value: Value) -> Result<T, Error> {
@@ -1336,10 +1349,32 @@ pub fn from_value<T: DeserializeOwned>(node: Node, value: Value) -> Result<T, Er
 
 /// Parses JSON text, validates it, then builds the typed value. A text nested deeper than
 /// [`MAX_DEPTH`] levels is refused ([`Error::TooDeep`]) before it is parsed.
-pub fn from_json<T: DeserializeOwned>(node: Node, text: &str) -> Result<T, Error> {
-    let (value, depth) = accept_text(node, text)?;
-    deserialize(value, depth)
+///
+/// The text is parsed into a value that borrows its strings (`super::lite`), read by the
+/// validation program compiled over that value (`lite` is `node` of that copy), and the typed
+/// value is built from it in memory: no `serde_json::Value` is made.
+pub(crate) fn from_json<T: DeserializeOwned>(
+    node: Node,
+    lite: LiteNode,
+    text: &str,
+) -> Result<T, Error> {
+    let Some((value, depth)) = accept_lite(lite, text)? else {
+        // Not JSON: serde_json says where (and would parse what the borrowing parser refused).
+        let (value, depth) = accept_text(node, text)?;
+        return deserialize(value, depth);
+    };
+    let mut input = Some(value);
+    let mut out = None;
+    grow_dyn(stack_for(depth), &mut || {
+        if let Some(value) = input.take() {
+            out = Some(super::lite::build(&value));
+        }
+    });
+    out.unwrap_or_else(|| Err(serde::de::Error::custom("not deserialized"))).map_err(Error::Json)
 }
+
+/// A node of the validation program compiled over the borrowed value of [`from_json`].
+pub(crate) type LiteNode = super::lite::runtime::Node;
 
 // The generic functions of this runtime are instantiated once per type of the crate, so they
 // hold only what depends on the type (one serde call on a stack of the right size); the rest
@@ -1369,6 +1404,31 @@ fn accept_text(node: Node, text: &str) -> Result<(Value, usize), Error> {
     let value = with_stack(depth, || parse_json(text).map_err(Error::Json))?;
     let value = with_stack(depth, || valid_value(node, value))?;
     Ok((value, depth))
+}
+
+/// The type-independent half of [`from_json`]: the depth bound, the borrowed parse and
+/// validation, with the value's nesting depth; `None` when the text is not JSON.
+#[inline(never)]
+fn accept_lite(
+    node: LiteNode,
+    text: &str,
+) -> Result<Option<(super::lite::value::Value<'_>, usize)>, Error> {
+    let depth = text_depth(text.as_bytes());
+    if depth > MAX_DEPTH {
+        return Err(Error::TooDeep);
+    }
+    let Some(value) = with_stack(depth, || super::lite::value::parse(text)) else {
+        return Ok(None);
+    };
+    let checked = with_stack(depth, || super::lite::runtime::check(node, &value));
+    if let Err(errors) = checked {
+        let found = errors.0.into_iter();
+        let found =
+            found.map(|v| Violation { pointer: v.pointer, keyword: v.keyword, message: v.message });
+        with_stack(depth, move || drop(value));
+        return Err(Error::Invalid(ValidationErrors(found.collect())));
+    }
+    Ok(Some((value, depth)))
 }
 
 /// Builds the typed value of a valid value nested `depth` levels deep.

@@ -80,7 +80,7 @@ impl Engagement {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n69, text)
+        rt::from_json(super::validators::n69, super::lite::validators::n69, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -136,7 +136,7 @@ impl AlternativeTime {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n70, text)
+        rt::from_json(super::validators::n70, super::lite::validators::n70, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -255,7 +255,7 @@ impl AttendeeActionType {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n72, text)
+        rt::from_json(super::validators::n72, super::lite::validators::n72, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -358,7 +358,7 @@ impl ReplySubtype {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n73, text)
+        rt::from_json(super::validators::n73, super::lite::validators::n73, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -451,7 +451,7 @@ impl WaitSubtype {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n74, text)
+        rt::from_json(super::validators::n74, super::lite::validators::n74, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -547,7 +547,7 @@ impl ConfirmSubtype {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n75, text)
+        rt::from_json(super::validators::n75, super::lite::validators::n75, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -646,7 +646,7 @@ impl EscalateSubtype {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n76, text)
+        rt::from_json(super::validators::n76, super::lite::validators::n76, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -745,7 +745,7 @@ impl CloseSubtype {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n77, text)
+        rt::from_json(super::validators::n77, super::lite::validators::n77, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -794,7 +794,7 @@ impl EmptyMetadata {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n78, text)
+        rt::from_json(super::validators::n78, super::lite::validators::n78, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -848,7 +848,7 @@ impl EscalateAlternativesProposedMetadata {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n79, text)
+        rt::from_json(super::validators::n79, super::lite::validators::n79, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -902,7 +902,7 @@ impl EscalateUnusualMetadata {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n80, text)
+        rt::from_json(super::validators::n80, super::lite::validators::n80, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -956,7 +956,7 @@ impl EscalateInternalMetadata {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n81, text)
+        rt::from_json(super::validators::n81, super::lite::validators::n81, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1032,7 +1032,7 @@ impl AttendeeNextAction {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n82, text)
+        rt::from_json(super::validators::n82, super::lite::validators::n82, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1145,7 +1145,7 @@ impl EventActionType {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n123, text)
+        rt::from_json(super::validators::n123, super::lite::validators::n123, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1252,7 +1252,7 @@ impl CoordinationInProgressSubtype {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n124, text)
+        rt::from_json(super::validators::n124, super::lite::validators::n124, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1363,7 +1363,7 @@ impl WaitingForDecisionSubtype {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n125, text)
+        rt::from_json(super::validators::n125, super::lite::validators::n125, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1459,7 +1459,7 @@ impl CompleteSubtype {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n126, text)
+        rt::from_json(super::validators::n126, super::lite::validators::n126, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1511,7 +1511,7 @@ impl RescheduleMetadata {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n127, text)
+        rt::from_json(super::validators::n127, super::lite::validators::n127, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1563,7 +1563,7 @@ impl ResolveConflictMetadata {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n129, text)
+        rt::from_json(super::validators::n129, super::lite::validators::n129, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1624,7 +1624,7 @@ impl EventNextAction {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n130, text)
+        rt::from_json(super::validators::n130, super::lite::validators::n130, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1703,7 +1703,7 @@ impl AttendeeAnalysis {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n155, text)
+        rt::from_json(super::validators::n155, super::lite::validators::n155, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1761,7 +1761,7 @@ impl EventAnalysis {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n157, text)
+        rt::from_json(super::validators::n157, super::lite::validators::n157, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1817,7 +1817,7 @@ impl EventDates {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n158, text)
+        rt::from_json(super::validators::n158, super::lite::validators::n158, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1880,7 +1880,7 @@ impl Attendee {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n159, text)
+        rt::from_json(super::validators::n159, super::lite::validators::n159, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1950,7 +1950,7 @@ impl SchedulingOperation {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n162, text)
+        rt::from_json(super::validators::n162, super::lite::validators::n162, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -2046,7 +2046,7 @@ impl MessageDirection {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n166, text)
+        rt::from_json(super::validators::n166, super::lite::validators::n166, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -2106,7 +2106,7 @@ impl ConversationMessage {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n167, text)
+        rt::from_json(super::validators::n167, super::lite::validators::n167, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -2173,7 +2173,7 @@ impl Coordination {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n168, text)
+        rt::from_json(super::validators::n168, super::lite::validators::n168, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -2231,7 +2231,7 @@ impl SchedulingAgentOutput {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n171, text)
+        rt::from_json(super::validators::n171, super::lite::validators::n171, text)
     }
 
     /// Checks a JSON value against the schema and converts it.

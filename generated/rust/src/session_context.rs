@@ -40,7 +40,7 @@ impl SessionContext {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n172, text)
+        rt::from_json(super::validators::n172, super::lite::validators::n172, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -139,7 +139,7 @@ impl AgentFamily {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n176, text)
+        rt::from_json(super::validators::n176, super::lite::validators::n176, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -238,7 +238,7 @@ impl CognitiveMode {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n177, text)
+        rt::from_json(super::validators::n177, super::lite::validators::n177, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -340,7 +340,7 @@ impl AgentModel {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n178, text)
+        rt::from_json(super::validators::n178, super::lite::validators::n178, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -402,7 +402,7 @@ impl AgentRef {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n174, text)
+        rt::from_json(super::validators::n174, super::lite::validators::n174, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -458,7 +458,7 @@ impl KeyFinding {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n196, text)
+        rt::from_json(super::validators::n196, super::lite::validators::n196, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -514,7 +514,7 @@ impl OpenQuestion {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n199, text)
+        rt::from_json(super::validators::n199, super::lite::validators::n199, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -570,7 +570,7 @@ impl Blocker {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n202, text)
+        rt::from_json(super::validators::n202, super::lite::validators::n202, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -634,7 +634,7 @@ impl ConfidenceBreakdown {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n205, text)
+        rt::from_json(super::validators::n205, super::lite::validators::n205, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -694,7 +694,7 @@ impl Confidence {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n204, text)
+        rt::from_json(super::validators::n204, super::lite::validators::n204, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -825,7 +825,7 @@ impl ArtifactType {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n208, text)
+        rt::from_json(super::validators::n208, super::lite::validators::n208, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -882,7 +882,7 @@ impl ArtifactRef {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n207, text)
+        rt::from_json(super::validators::n207, super::lite::validators::n207, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -953,7 +953,7 @@ impl HandoffPayload {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n194, text)
+        rt::from_json(super::validators::n194, super::lite::validators::n194, text)
     }
 
     /// Checks a JSON value against the schema and converts it.
@@ -1007,7 +1007,7 @@ impl Trace {
     /// Parses JSON text and checks it against the schema.
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        rt::from_json(super::validators::n210, text)
+        rt::from_json(super::validators::n210, super::lite::validators::n210, text)
     }
 
     /// Checks a JSON value against the schema and converts it.

@@ -7,7 +7,7 @@ use std::fmt;
 use std::sync::LazyLock;
 
 pub use super::value::Value;
-use super::value::{with_string, Obj};
+use super::value::{with_string, Obj, Val};
 
 /// One violation: where in the instance (a JSON Pointer), which keyword, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1171,7 +1171,7 @@ pub fn guard(node: Node, v: &Value, at: &Loc<'_>, r: &mut Report) -> Option<bool
 /// Whether no two items are JSON-equal: the canonical forms of the items (numbers as doubles,
 /// object members sorted by name) go into one buffer, and their slices into a hash set, so the
 /// check takes linear time.
-fn all_distinct<'a>(items: impl ExactSizeIterator<Item = &'a Value>) -> bool {
+fn all_distinct<'a>(items: impl ExactSizeIterator<Item = &'a Val<'a>>) -> bool {
     let n = items.len();
     if n < 2 {
         return true;
@@ -1196,13 +1196,13 @@ fn all_distinct<'a>(items: impl ExactSizeIterator<Item = &'a Value>) -> bool {
 
 /// A part of a value still to write in [`canonical`].
 enum Part<'a> {
-    Value(&'a Value),
+    Value(&'a Val<'a>),
     Name(&'a str),
 }
 
 /// Appends the canonical form of a value, without recursion: a type byte, then for numbers the
 /// bits of the double (`-0` as `0`), for strings and containers their length, then the members.
-fn canonical<'a>(value: &'a Value, out: &mut Vec<u8>, stack: &mut Vec<Part<'a>>) {
+fn canonical<'a>(value: &'a Val<'a>, out: &mut Vec<u8>, stack: &mut Vec<Part<'a>>) {
     stack.push(Part::Value(value));
     while let Some(part) = stack.pop() {
         let v = match part {

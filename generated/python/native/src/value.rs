@@ -25,6 +25,9 @@ pub struct Value {
 /// The members of a JSON object, as the checks read them.
 pub type Obj<'a> = Dict<'a>;
 
+/// A value borrowed for `'a`, as the checks name one.
+pub type Val<'a> = Value;
+
 /// The value at `p`.
 ///
 /// # Safety
