@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use context_protocols::{round_trip, round_trip_json, Error};
+use context_protocols::{round_trip, round_trip_json, runtime, Error};
 use serde_json::Value;
 
 /// Every case of `tests/vectors/<protocol>/*.json`: (type, instance text, description).
@@ -73,6 +73,19 @@ fn through_value(ty: &str, text: &str) -> String {
 }
 
 fn compare(ty: &str, text: &str, what: &str, failures: &mut Vec<String>) {
+    // The depth bound reads the text before it is parsed: never less than the depth of what
+    // it parses to (more where a repeated member's first value nests deeper), and exactly that
+    // for the value's own text.
+    if let Ok(v) = serde_json::from_str::<Value>(text) {
+        let depth = runtime::value_depth(&v);
+        let of_text = runtime::text_depth(text.as_bytes());
+        let of_own = runtime::text_depth(v.to_string().as_bytes());
+        if of_text < depth || of_own != depth {
+            failures.push(format!(
+                "{what}: depth {depth}, of the text {of_text}, of its own text {of_own}\n  text: {text}"
+            ));
+        }
+    }
     let lite = outcome(round_trip_json(ty, text).expect("known type"));
     let value = through_value(ty, text);
     if lite != value {
@@ -151,6 +164,9 @@ const EDGES: &[&str] = &[
     "{\"k9\":0,\"k8\":1,\"k7\":2,\"k6\":3,\"k5\":4,\"k4\":5,\"k3\":6,\"k2\":7,\"k1\":8,\"k0\":9,\"k5\":\"x\"}",
     " [ 1 , 2 ] ", "\t{\n\"a\"\r:\t1}", "[1]x", "[1]]", "{\"a\":1}}", "[\"a\\\"b\"]",
     "[1.5e3,-2.25E-2,0e0,-0e-0]", "{\"\":0}", "{\"a\\u0000\":1}", "[\"\\u2028\\u2029\"]",
+    // Brackets, quotes and escapes inside strings longer than a word, around word boundaries.
+    "[\"[[[[[[[[[[[[[[[[\",[\"{{{{{{{{{{{{{{{{{\"]]", "[\"abcdefg\\\"[[[[[[[[[[[[[\\\\\",[[1]]]",
+    "{\"k\\\"]]]]]]]]\":[[[\"\\\\\\\\\\\\\\\\[\"]]]}", "[\"0123456\\u005b\\u005b\\u005b[[[[[[[[\"]",
 ];
 
 /// A small deterministic generator (xorshift), so a failure reproduces.
@@ -273,4 +289,27 @@ fn from_json_parses_exactly_what_serde_json_parses() {
         failures.len(),
         failures[..failures.len().min(5)].join("\n")
     );
+}
+
+#[test]
+fn a_deep_text_with_an_error_at_its_end_is_refused_on_a_small_stack() {
+    // A finished value 1,000 levels deep, then an error: the parser drops what it built
+    // without recursion, and serde_json (on a stack of its own) says where the error is.
+    let text = format!(
+        "{{\"zz_fragment\":{}{} x}}",
+        "[".repeat(1000),
+        "]".repeat(1000)
+    );
+    let host = vector_cases()
+        .into_iter()
+        .find(|(ty, _, _)| ty == "AgentContextReport")
+        .expect("a host type")
+        .0;
+    let outcome = std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(move || matches!(round_trip_json(&host, &text), Some(Err(Error::Json(_)))))
+        .expect("thread")
+        .join()
+        .expect("no overflow");
+    assert!(outcome, "a JSON error");
 }

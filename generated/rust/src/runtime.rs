@@ -1156,9 +1156,9 @@ pub fn format(v: &Value, f: Format, at: &Loc<'_>, r: &mut Report) -> bool {
 pub const MAX_DEPTH: usize = 1024;
 
 /// Stack left before a guarded node continues on a fresh stack segment.
-const RED_ZONE: usize = 128 * 1024;
+pub(crate) const RED_ZONE: usize = 128 * 1024;
 /// The size of that segment.
-const SEGMENT: usize = 2 * 1024 * 1024;
+pub(crate) const SEGMENT: usize = 2 * 1024 * 1024;
 /// The guard of a node on a cycle of the validation program, called first: `Some(false)` with
 /// one `maxDepth` violation when the location is deeper than [`MAX_DEPTH`]; the node's result
 /// when the stack ran low and the node ran again on a fresh stack segment; `None` otherwise.
@@ -1406,19 +1406,19 @@ fn accept_text(node: Node, text: &str) -> Result<(Value, usize), Error> {
     Ok((value, depth))
 }
 
-/// The type-independent half of [`from_json`]: the depth bound, the borrowed parse and
+/// The type-independent half of [`from_json`]: the borrowed parse with its depth bound, and
 /// validation, with the value's nesting depth; `None` when the text is not JSON.
 #[inline(never)]
 fn accept_lite(
     node: LiteNode,
     text: &str,
 ) -> Result<Option<(super::lite::value::Value<'_>, usize)>, Error> {
-    let depth = text_depth(text.as_bytes());
-    if depth > MAX_DEPTH {
-        return Err(Error::TooDeep);
-    }
-    let Some(value) = with_stack(depth, || super::lite::value::parse(text)) else {
-        return Ok(None);
+    use super::lite::value::{parse, Refused};
+    // The parser counts the depth as `text_depth` does, and grows the stack as it goes.
+    let (value, depth) = match parse(text) {
+        Ok(parsed) => parsed,
+        Err(Refused::TooDeep) => return Err(Error::TooDeep),
+        Err(Refused::NotJson) => return Ok(None),
     };
     let checked = with_stack(depth, || super::lite::runtime::check(node, &value));
     if let Err(errors) = checked {
@@ -1910,7 +1910,7 @@ pub fn text_depth(text: &[u8]) -> usize {
                 max = max.max(open);
                 i += 1;
                 while i < text.len() && text[i] != b'"' {
-                    i += if text[i] == b'\\' { 2 } else { 1 };
+                    i += if text[i] == b'\\' { 2 } else { 1 + plain(&text[i + 1..]) };
                 }
             }
             _ => max = max.max(open),
@@ -1921,6 +1921,25 @@ pub fn text_depth(text: &[u8]) -> usize {
         i += 1;
     }
     max
+}
+
+/// A number of bytes at the start of `text` that holds no `"` and no `\`: whole words of
+/// eight, up to the first word that holds either.
+fn plain(text: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut n = 0;
+    while let Some(word) = text.get(n..n + 8) {
+        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        let quote = w ^ (ONES * u64::from(b'"'));
+        let slash = w ^ (ONES * u64::from(b'\\'));
+        let found = (quote.wrapping_sub(ONES) & !quote) | (slash.wrapping_sub(ONES) & !slash);
+        if found & HIGH != 0 {
+            break;
+        }
+        n += 8;
+    }
+    n
 }
 
 /// The nesting depth of a value (as [`text_depth`]), counted without recursion; stops counting

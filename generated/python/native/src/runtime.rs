@@ -1149,9 +1149,9 @@ pub fn format(v: &Value, f: Format, at: &Loc<'_>, r: &mut Report) -> bool {
 pub const MAX_DEPTH: usize = 1024;
 
 /// Stack left before a guarded node continues on a fresh stack segment.
-const RED_ZONE: usize = 128 * 1024;
+pub(crate) const RED_ZONE: usize = 128 * 1024;
 /// The size of that segment.
-const SEGMENT: usize = 2 * 1024 * 1024;
+pub(crate) const SEGMENT: usize = 2 * 1024 * 1024;
 /// The guard of a node on a cycle of the validation program, called first: `Some(false)` with
 /// one `maxDepth` violation when the location is deeper than [`MAX_DEPTH`]; the node's result
 /// when the stack ran low and the node ran again on a fresh stack segment; `None` otherwise.

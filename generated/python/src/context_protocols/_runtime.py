@@ -1587,7 +1587,7 @@ def too_deep(p: str, out: list[Violation] | None) -> bool:
 #: The native accelerator's import name, and the fingerprint of the validation program this
 #: package was generated with: an accelerator built from another program is not used.
 _NATIVE_MODULE: Final = "context_protocols_native"
-_NATIVE_FINGERPRINT: Final = "3900524eab18d967"
+_NATIVE_FINGERPRINT: Final = "d4ae39ab0581b37b"
 
 
 class _Native(NamedTuple):

@@ -7,6 +7,8 @@
 
 use std::borrow::Cow;
 
+use super::runtime::{MAX_DEPTH, RED_ZONE, SEGMENT};
+
 /// A JSON value borrowed from its text.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value<'a> {
@@ -217,15 +219,54 @@ pub fn with_string<R>(s: &str, f: impl FnOnce(&Value<'_>) -> R) -> R {
 // ------------------------------------------------------------------------------------------
 // Parsing
 
-/// Parses `text` as serde_json would; `None` where serde_json reports an error (the caller
-/// parses again with serde_json for the located message).
-pub fn parse(text: &str) -> Option<Value<'_>> {
-    let mut p =
-        Parser { text, bytes: text.as_bytes(), at: 0, items: Vec::new(), members: Vec::new() };
+/// Why [`parse`] refused a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// serde_json reports an error (the caller parses again with serde_json for its message).
+    NotJson,
+    /// A value is nested deeper than [`MAX_DEPTH`] levels (the depth of `text_depth`).
+    TooDeep,
+}
+
+/// Parses `text` as serde_json would, with the value's nesting depth (the largest number of
+/// containers around a value).
+pub fn parse(text: &str) -> Result<(Value<'_>, usize), Refused> {
+    let mut p = Parser {
+        text,
+        bytes: text.as_bytes(),
+        at: 0,
+        items: Vec::new(),
+        members: Vec::new(),
+        depth: 0,
+        max: 0,
+        too_deep: false,
+    };
     p.ws();
-    let v = p.value()?;
+    let v = p.value();
     p.ws();
-    (p.at == p.bytes.len()).then_some(v)
+    match v {
+        Some(v) if p.at == p.bytes.len() => Ok((v, p.max)),
+        v => {
+            // What was parsed before the error, without recursion (it may nest deeply).
+            drop_flat(
+                v.into_iter().chain(p.items.drain(..)).chain(p.members.drain(..).map(|m| m.1)),
+            );
+            Err(if p.too_deep { Refused::TooDeep } else { Refused::NotJson })
+        }
+    }
+}
+
+/// Drops values of any depth without recursion.
+fn drop_flat<'a>(values: impl Iterator<Item = Value<'a>>) {
+    let mut stack: Vec<Value<'a>> = values.collect();
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(members) => stack.extend(members.into_iter().map(|m| m.1)),
+            Value::Indexed(o) => stack.extend(o.members.into_iter().map(|m| m.1)),
+            _ => {}
+        }
+    }
 }
 
 struct Parser<'a> {
@@ -236,7 +277,16 @@ struct Parser<'a> {
     items: Vec<Value<'a>>,
     /// The members of the objects being parsed, innermost last.
     members: Vec<Member<'a>>,
+    /// The containers around the value being parsed, and the most so far.
+    depth: usize,
+    max: usize,
+    /// A value was deeper than [`MAX_DEPTH`] (and parsing stopped there).
+    too_deep: bool,
 }
+
+/// Levels of nesting between two checks of the stack's room: parsing a level takes well under
+/// 1 KiB of stack, so these take a fraction of [`RED_ZONE`]. A power of two.
+const GUARD: usize = 16;
 
 /// Whether a byte ends the plain run of a string: `"`, `\` or a control character.
 const STOP: [bool; 256] = {
@@ -265,16 +315,34 @@ impl<'a> Parser<'a> {
     }
 
     fn value(&mut self) -> Option<Value<'a>> {
+        if self.depth > MAX_DEPTH {
+            self.too_deep = true;
+            return None;
+        }
+        self.max = self.max.max(self.depth);
         match *self.bytes.get(self.at)? {
             b'n' => self.eat(b"null").map(|()| Value::Null),
             b't' => self.eat(b"true").map(|()| Value::Bool(true)),
             b'f' => self.eat(b"false").map(|()| Value::Bool(false)),
             b'"' => self.string().map(Value::String),
-            b'[' => self.array(),
-            b'{' => self.object(),
+            b'[' => self.nested(Self::array),
+            b'{' => self.nested(Self::object),
             b'-' | b'0'..=b'9' => self.number().map(Value::Number),
             _ => None,
         }
+    }
+
+    /// A container's value, its items one level deeper. Every [`GUARD`] levels the stack is
+    /// made sure to have room for the next ones (a fresh segment when it has not).
+    fn nested(&mut self, f: fn(&mut Self) -> Option<Value<'a>>) -> Option<Value<'a>> {
+        self.depth += 1;
+        let v = if self.depth & (GUARD - 1) == 0 {
+            stacker::maybe_grow(RED_ZONE, SEGMENT, || f(self))
+        } else {
+            f(self)
+        };
+        self.depth -= 1;
+        v
     }
 
     fn array(&mut self) -> Option<Value<'a>> {
@@ -349,19 +417,22 @@ impl<'a> Parser<'a> {
         if neg {
             self.at += 1;
         }
-        let digits = self.at;
+        // The integer part's value, while it fits.
+        let mut n: Option<u64> = Some(0);
         match *self.bytes.get(self.at)? {
             // A digit after a leading zero (`01`) then ends the number where the caller
             // expects `,` or a bracket, as serde_json refuses it.
             b'0' => self.at += 1,
             b'1'..=b'9' => {
-                while let Some(b'0'..=b'9') = self.bytes.get(self.at) {
+                while let Some(&d @ b'0'..=b'9') = self.bytes.get(self.at) {
+                    n = n
+                        .and_then(|n| n.checked_mul(10))
+                        .and_then(|n| n.checked_add(u64::from(d - b'0')));
                     self.at += 1;
                 }
             }
             _ => return None,
         }
-        let int_end = self.at;
         let mut float = false;
         if self.bytes.get(self.at) == Some(&b'.') {
             self.at += 1;
@@ -388,18 +459,16 @@ impl<'a> Parser<'a> {
             }
             float = true;
         }
-        if !float {
-            if let Ok(n) = self.text[digits..int_end].parse::<u64>() {
-                if !neg {
-                    return Some(Num::Pos(n));
-                }
-                // As serde_json: `-0` and negatives below `i64::MIN` become floats.
-                let i = (n as i64).wrapping_neg();
-                if i < 0 {
-                    return Some(Num::Neg(i));
-                }
-                return Some(Num::Float(-(n as f64)));
+        if let (false, Some(n)) = (float, n) {
+            if !neg {
+                return Some(Num::Pos(n));
             }
+            // As serde_json: `-0` and negatives below `i64::MIN` become floats.
+            let i = (n as i64).wrapping_neg();
+            if i < 0 {
+                return Some(Num::Neg(i));
+            }
+            return Some(Num::Float(-(n as f64)));
         }
         let f: f64 = self.text[start..self.at].parse().ok()?;
         f.is_finite().then_some(Num::Float(f))
