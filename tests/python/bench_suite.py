@@ -13,6 +13,7 @@ the reason; the script exits non-zero only when it cannot run at all.
 from __future__ import annotations
 
 import copy
+import gc
 import importlib
 import importlib.metadata
 import json
@@ -62,22 +63,35 @@ Pass = Callable[[], int]
 ROUNDS = 10
 
 
-def warm(m: Manifest, run: Pass) -> int:
-    """The first pass's mismatches, after passes for the warm-up time."""
+#: A sample times passes in a row for at least this long (FORMAT.md, "Timing"), so that
+#: reading the clock does not weigh on a pass of a few microseconds.
+SAMPLE_NS = 10_000
+
+
+def warm(m: Manifest, run: Pass) -> tuple[int, int]:
+    """The first pass's mismatches, after passes for the warm-up time; with the number of
+    passes a sample takes, from their times."""
     start = time.perf_counter_ns()
     mismatches = run()
+    passes = 1
     while time.perf_counter_ns() - start < m.warmup_ns:
         run()
-    return mismatches
+        passes += 1
+    each = (time.perf_counter_ns() - start) // passes
+    batch = 1 if each >= SAMPLE_NS else SAMPLE_NS // max(each, 1) + 1
+    return mismatches, batch
 
 
 class Timed:
     """A warmed-up pass of a workload and its times."""
 
-    def __init__(self, entry: dict[str, Any], run: Pass, mismatches: int) -> None:
+    def __init__(
+        self, entry: dict[str, Any], run: Pass, mismatches: int, batch: int
+    ) -> None:
         self.entry = entry
         self.run = run
         self.mismatches = mismatches
+        self.batch = batch
         self.times: list[int] = []
         self.total = 0
         self.error: Exception | None = None
@@ -103,9 +117,10 @@ def measure(m: Manifest, timed: list[Timed]) -> None:
                 begin = time.perf_counter_ns()
                 while True:
                     t0 = time.perf_counter_ns()
-                    t.run()
+                    for _ in range(t.batch):
+                        t.run()
                     t1 = time.perf_counter_ns()
-                    t.times.append(t1 - t0)
+                    t.times.append((t1 - t0) // t.batch)
                     t.total += t1 - t0
                     if t1 - begin >= slice_ns:
                         break
@@ -450,9 +465,14 @@ class Runner:
             entries.append(entry)
             try:
                 run = self.prepare(w, impl, mode)
-                timed.append(Timed(entry, run, warm(self.m, run)))
+                timed.append(Timed(entry, run, *warm(self.m, run)))
             except Exception as e:  # noqa: BLE001 - a peer that fails is a skip
                 entry["skipped"] = _reason(e)
+        # What is alive now (every workload's items, the peers' compiled validators) stays alive
+        # through the timing: out of the cyclic collector's way, so that a collection in a pass
+        # walks what the pass made, not the harness's data (FORMAT.md, "Timing").
+        gc.collect()
+        gc.freeze()
         measure(self.m, timed)
         for t in timed:
             if t.error is not None:

@@ -65,15 +65,26 @@ const warmup = BigInt(Math.round((manifest.warmup_ms ?? 0) * 1e6));
 const minTime = BigInt(Math.round((manifest.min_time_ms ?? 0) * 1e6));
 const minRuns = Math.max(1, manifest.min_runs ?? 1);
 
-/** The first pass's mismatches, then passes for the warm-up time. */
+/** A sample times passes in a row for at least this long (FORMAT.md, "Timing"). */
+const SAMPLE = 10_000n;
+
+/**
+ * The first pass's mismatches, then passes for the warm-up time; with the number of passes a
+ * sample takes, from their times.
+ */
 function warm(pass) {
   let mismatches;
+  let passes = 0n;
   const w0 = hr();
   do {
     const m = pass();
+    passes += 1n;
     if (mismatches === undefined) mismatches = m;
   } while (hr() - w0 < warmup);
-  return mismatches;
+  const each = (hr() - w0) / passes;
+  const batch =
+    each >= SAMPLE ? 1 : Number(SAMPLE / (each > 0n ? each : 1n)) + 1;
+  return { mismatches, batch };
 }
 
 /**
@@ -94,9 +105,9 @@ function measure(timed) {
         const begin = hr();
         do {
           const t0 = hr();
-          t.pass();
+          for (let i = 0; i < t.batch; i++) t.pass();
           const dt = hr() - t0;
-          t.times.push(dt);
+          t.times.push(dt / BigInt(t.batch));
           t.total += dt;
         } while (hr() - begin < slice);
       } catch (e) {
@@ -147,10 +158,11 @@ for (const w of manifest.workloads) {
     entries.push(entry);
     try {
       const pass = await p.prepare(items, want);
-      const mismatches = warm(pass);
+      const { mismatches, batch } = warm(pass);
       timed.push({
         entry,
         pass,
+        batch,
         mismatches,
         times: [],
         total: 0n,

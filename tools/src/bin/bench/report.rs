@@ -284,7 +284,8 @@ the `jsonschema` crate's (formats asserted, as ctxgen asserts them); a peer that
 schema faithfully is not timed on a weaker one, and a peer that gives another verdict is marked ⚠. \
 Validators (`check`, `errors`) run on values parsed before timing; `parse` and the floor start from \
 the JSON text. Each figure is the median time of one pass over the workload's items (a warm-up, then \
-at least 7 passes and 0.5 s); the implementations of a workload take turns in ten or more rounds, so \
+at least 7 samples and 0.5 s; a sample times as many passes in a row as take 10 µs, so that reading \
+the clock does not weigh on a short pass); the implementations of a workload take turns in ten or more rounds, so \
 that a slower stretch of the machine weighs on all of them. A ratio above 1 in a peer's column means \
 ctxgen is faster. \
 `FORMAT.md` beside the runner (`tools/src/bin/bench/`) gives the exact calls.\n";
